@@ -1,0 +1,20 @@
+"""Local stand-in for the parts of ``d2l.torch`` this book uses, and a few more.
+
+Import it as ``import d2l_local as d2l``;
+the names and calls match ``d2l.torch`` where d2l has them.
+"""
+from .attention import (DotProductAttention, MultiHeadAttention, attention_steps,
+                        causal_valid_lens, masked_softmax)
+from .checks import check_shape
+from .device import cpu, gpu, num_gpus, try_gpu
+from .notebook import glue
+from .plotting import plot, set_axes, set_figsize, show_heatmaps, use_svg_display
+from .positional_encoding import PositionalEncoding, sinusoidal_encoding
+from .widgets import choice_control
+
+__all__ = [
+    "DotProductAttention", "MultiHeadAttention", "PositionalEncoding", "attention_steps",
+    "causal_valid_lens", "check_shape", "choice_control", "cpu", "glue", "gpu",
+    "masked_softmax", "num_gpus", "plot", "set_axes", "set_figsize", "show_heatmaps",
+    "sinusoidal_encoding", "try_gpu", "use_svg_display",
+]

@@ -1,0 +1,185 @@
+"""Scaled dot-product and multi-head attention (Section 1, "Self-attention").
+
+Names, call signatures and results match ``d2l.torch``. Where d2l is loose,
+this module is strict: shapes, widths, head counts and ``valid_lens`` are
+checked up front, and the per-head attention weights are kept for plotting.
+"""
+from __future__ import annotations
+
+import math
+
+import torch
+from torch import nn
+
+from . import checks
+
+__all__ = [
+    "DotProductAttention",
+    "MultiHeadAttention",
+    "attention_steps",
+    "causal_valid_lens",
+    "masked_softmax",
+]
+
+
+def _check_valid_lens(valid_lens: torch.Tensor, batch_size: int, num_queries: int,
+                      num_keys: int) -> None:
+    checks.tensor("valid_lens", valid_lens, (1, 2))
+    expected = (batch_size,) if valid_lens.dim() == 1 else (batch_size, num_queries)
+    if tuple(valid_lens.shape) != expected:
+        raise ValueError(
+            f"valid_lens must have shape (batch_size,)=({batch_size},) or "
+            f"(batch_size, num_queries)=({batch_size}, {num_queries}), "
+            f"got {tuple(valid_lens.shape)}"
+        )
+    if bool(((valid_lens < 0) | (valid_lens > num_keys)).any()):
+        raise ValueError(
+            f"valid_lens entries must lie in [0, num_keys]=[0, {num_keys}], "
+            f"got {valid_lens.tolist()}"
+        )
+
+
+def masked_softmax(X: torch.Tensor, valid_lens: torch.Tensor | None) -> torch.Tensor:
+    """Softmax over the last axis of ``X`` that ignores keys past ``valid_lens``.
+
+    ``X`` has shape (batch_size, num_queries, num_keys). ``valid_lens`` is None
+    (nothing masked), shape (batch_size,) (one length per sequence) or shape
+    (batch_size, num_queries) (one length per query, e.g. a causal mask).
+    Masked keys get weight exactly 0. Unlike d2l, ``X`` is not modified.
+    """
+    checks.floating("X", checks.tensor("X", X, 3))
+    if valid_lens is None:
+        return nn.functional.softmax(X, dim=-1)
+    batch_size, num_queries, num_keys = X.shape
+    _check_valid_lens(valid_lens, batch_size, num_queries, num_keys)
+    if valid_lens.dim() == 1:
+        valid_lens = valid_lens[:, None].expand(batch_size, num_queries)
+    key_positions = torch.arange(num_keys, device=X.device)
+    masked = key_positions[None, None, :] >= valid_lens.to(X.device)[:, :, None]
+    # The most negative finite value: exp() of it is 0, and a row with no
+    # valid key at all still gives finite (uniform) weights, as in d2l.
+    scores = X.masked_fill(masked, torch.finfo(X.dtype).min)
+    return nn.functional.softmax(scores, dim=-1)
+
+
+def causal_valid_lens(batch_size: int, num_queries: int,
+                      device: torch.device | None = None) -> torch.Tensor:
+    """Per-query lengths (batch_size, num_queries) that hide every later key.
+
+    Query i may look at keys 0..i, so ``masked_softmax`` with these lengths
+    gives the decoder's causal mask (zeros above the diagonal).
+    """
+    batch_size = checks.positive_int("batch_size", batch_size)
+    num_queries = checks.positive_int("num_queries", num_queries)
+    lens = torch.arange(1, num_queries + 1, device=device)
+    return lens.repeat(batch_size, 1)
+
+
+def attention_steps(Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor) -> dict[str, torch.Tensor]:
+    """The four steps of scaled dot-product attention for one unbatched sequence.
+
+    Returns a dict with the raw scores ``S = Q K^T``, the scaled scores
+    ``S / sqrt(d_k)``, the row-wise softmax ``A`` and the output ``A V``.
+    """
+    checks.floating("Q", checks.tensor("Q", Q, 2))
+    checks.tensor("K", K, 2)
+    checks.tensor("V", V, 2)
+    checks.last_dim("K", K, Q.shape[-1], "d_k")
+    if V.shape[0] != K.shape[0]:
+        raise ValueError(
+            f"V must have one row per key: K has {K.shape[0]} rows, V has {V.shape[0]}"
+        )
+    scores = Q @ K.T
+    scaled = scores / math.sqrt(Q.shape[-1])
+    weights = torch.softmax(scaled, dim=-1)
+    return {"scores": scores, "scaled": scaled, "weights": weights, "output": weights @ V}
+
+
+class DotProductAttention(nn.Module):
+    """Scaled dot-product attention over batches, with optional masking.
+
+    After a forward pass, ``attention_weights`` holds the (batch_size,
+    num_queries, num_keys) weights before dropout.
+    """
+
+    def __init__(self, dropout: float) -> None:
+        super().__init__()
+        self.dropout = nn.Dropout(checks.probability("dropout", dropout))
+        self.attention_weights: torch.Tensor | None = None
+
+    def forward(self, queries: torch.Tensor, keys: torch.Tensor, values: torch.Tensor,
+                valid_lens: torch.Tensor | None = None) -> torch.Tensor:
+        for name, tensor in (("queries", queries), ("keys", keys), ("values", values)):
+            checks.tensor(name, tensor, 3)
+        if not queries.shape[0] == keys.shape[0] == values.shape[0]:
+            raise ValueError(
+                "queries, keys and values must share batch_size, got "
+                f"{queries.shape[0]}, {keys.shape[0]} and {values.shape[0]}"
+            )
+        checks.last_dim("keys", keys, queries.shape[-1], "query width")
+        if keys.shape[1] != values.shape[1]:
+            raise ValueError(
+                f"keys and values must have the same number of pairs, got "
+                f"{keys.shape[1]} and {values.shape[1]}"
+            )
+        scores = torch.bmm(queries, keys.transpose(1, 2)) / math.sqrt(queries.shape[-1])
+        self.attention_weights = masked_softmax(scores, valid_lens)
+        return torch.bmm(self.dropout(self.attention_weights), values)
+
+
+class MultiHeadAttention(nn.Module):
+    """Multi-head attention with d2l's signature ``(num_hiddens, num_heads, dropout, bias)``.
+
+    Queries, keys and values must all have width ``num_hiddens`` (d2l's lazy
+    layers accept any width; fixed layers let the parameters be counted before
+    the first call). ``attention_weights`` gives per-head weights of shape
+    (batch_size, num_heads, num_queries, num_keys).
+    """
+
+    def __init__(self, num_hiddens: int, num_heads: int, dropout: float,
+                 bias: bool = False, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.num_hiddens = checks.positive_int("num_hiddens", num_hiddens)
+        self.num_heads = checks.positive_int("num_heads", num_heads)
+        if num_hiddens % num_heads:
+            divisors = [h for h in range(1, num_hiddens + 1) if num_hiddens % h == 0]
+            raise ValueError(
+                f"num_heads must divide num_hiddens={num_hiddens}; got num_heads={num_heads}, "
+                f"valid values are {divisors}"
+            )
+        self.attention = DotProductAttention(dropout)
+        self.W_q = nn.Linear(num_hiddens, num_hiddens, bias=bias)
+        self.W_k = nn.Linear(num_hiddens, num_hiddens, bias=bias)
+        self.W_v = nn.Linear(num_hiddens, num_hiddens, bias=bias)
+        self.W_o = nn.Linear(num_hiddens, num_hiddens, bias=bias)
+
+    def forward(self, queries: torch.Tensor, keys: torch.Tensor, values: torch.Tensor,
+                valid_lens: torch.Tensor | None) -> torch.Tensor:
+        for name, tensor in (("queries", queries), ("keys", keys), ("values", values)):
+            checks.last_dim(name, checks.tensor(name, tensor, 3), self.num_hiddens, "num_hiddens")
+        if valid_lens is not None:
+            _check_valid_lens(valid_lens, queries.shape[0], queries.shape[1], keys.shape[1])
+            # Every head of a sequence shares that sequence's lengths.
+            valid_lens = torch.repeat_interleave(valid_lens, repeats=self.num_heads, dim=0)
+        output = self.attention(self.transpose_qkv(self.W_q(queries)),
+                                self.transpose_qkv(self.W_k(keys)),
+                                self.transpose_qkv(self.W_v(values)), valid_lens)
+        return self.W_o(self.transpose_output(output))
+
+    def transpose_qkv(self, X: torch.Tensor) -> torch.Tensor:
+        """(batch, n, num_hiddens) -> (batch * num_heads, n, num_hiddens / num_heads)."""
+        X = X.reshape(X.shape[0], X.shape[1], self.num_heads, -1).permute(0, 2, 1, 3)
+        return X.reshape(-1, X.shape[2], X.shape[3])
+
+    def transpose_output(self, X: torch.Tensor) -> torch.Tensor:
+        """Undo ``transpose_qkv``: back to (batch, n, num_hiddens)."""
+        X = X.reshape(-1, self.num_heads, X.shape[1], X.shape[2]).permute(0, 2, 1, 3)
+        return X.reshape(X.shape[0], X.shape[1], -1)
+
+    @property
+    def attention_weights(self) -> torch.Tensor:
+        """Weights of the last call, shape (batch_size, num_heads, num_queries, num_keys)."""
+        weights = self.attention.attention_weights
+        if weights is None:
+            raise RuntimeError("attention_weights is set by the first forward call; call the module first")
+        return weights.reshape(-1, self.num_heads, *weights.shape[1:])

@@ -1,0 +1,59 @@
+"""Sinusoidal positional encoding (Section 3; used again in Sections 1 and 4).
+
+``PositionalEncoding`` has d2l's signature ``(num_hiddens, dropout,
+max_len=1000)`` and adds P to its input. Unlike d2l it accepts odd widths
+(the last column is a sine with no cosine partner), keeps P as a
+non-persistent buffer (it moves with ``.to(device)`` and stays out of the
+``state_dict``), computes the angles in float64 before rounding P once, and
+names the parameter at fault when an input does not fit.
+"""
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+from . import checks
+
+__all__ = ["PositionalEncoding", "sinusoidal_encoding"]
+
+
+def sinusoidal_encoding(max_len: int, num_hiddens: int,
+                        dtype: torch.dtype = torch.float32) -> torch.Tensor:
+    """The (max_len, num_hiddens) table P with P[i, 2j] = sin(i w_j), P[i, 2j+1] = cos(i w_j).
+
+    The frequencies are w_j = 1 / 10000^(2j / num_hiddens), as in Vaswani et al. (2017).
+    """
+    max_len = checks.positive_int("max_len", max_len)
+    num_hiddens = checks.positive_int("num_hiddens", num_hiddens)
+    positions = torch.arange(max_len, dtype=torch.float64)[:, None]
+    frequencies = 10000.0 ** (-torch.arange(0, num_hiddens, 2, dtype=torch.float64) / num_hiddens)
+    angles = positions * frequencies
+    P = torch.empty(max_len, num_hiddens, dtype=torch.float64)
+    P[:, 0::2] = torch.sin(angles)
+    P[:, 1::2] = torch.cos(angles[:, : num_hiddens // 2])
+    return P.to(dtype)
+
+
+class PositionalEncoding(nn.Module):
+    """Add the sinusoidal table P to inputs of shape (batch_size, num_steps, num_hiddens)."""
+
+    P: torch.Tensor
+
+    def __init__(self, num_hiddens: int, dropout: float, max_len: int = 1000) -> None:
+        super().__init__()
+        self.num_hiddens = checks.positive_int("num_hiddens", num_hiddens)
+        self.max_len = checks.positive_int("max_len", max_len)
+        self.dropout = nn.Dropout(checks.probability("dropout", dropout))
+        # Shape (1, max_len, num_hiddens), like d2l's P, so it broadcasts over the batch.
+        self.register_buffer("P", sinusoidal_encoding(max_len, num_hiddens)[None], persistent=False)
+
+    def forward(self, X: torch.Tensor) -> torch.Tensor:
+        checks.floating("X", checks.tensor("X", X, 3))
+        checks.last_dim("X", X, self.num_hiddens, "num_hiddens")
+        num_steps = X.shape[1]
+        if num_steps > self.max_len:
+            raise ValueError(
+                f"X has {num_steps} positions but this encoding covers max_len={self.max_len}; "
+                f"the sequence length must lie in [0, {self.max_len}] (build the module with a larger max_len)"
+            )
+        return self.dropout(X + self.P[:, :num_steps, :].to(X.dtype))
