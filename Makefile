@@ -1,0 +1,55 @@
+# Quick start: `make book` builds the HTML book, `make test` runs every test.
+# Both create the virtual environment in .venv from the exact pins first.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+# Warnings from the kernel name the cell this way in the reference run and in the tests alike.
+export IPYKERNEL_CELL_NAME := <IPY-INPUT>
+
+CHAPTERS_MD := $(wildcard chapters/*.md)
+LIBRARY := $(wildcard d2l_local/*.py) pyproject.toml
+
+.PHONY: book test references setup-cell clean clean-all
+
+$(BIN)/.book-env: requirements.txt pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet -r requirements.txt
+	touch $@
+
+$(BIN)/.test-env: $(BIN)/.book-env requirements-test.txt requirements-oracle.txt
+	$(BIN)/python -m pip install --quiet -r requirements-test.txt
+	$(BIN)/python -m pip install --quiet --no-deps -r requirements-oracle.txt
+	touch $@
+
+# jupyter-cache re-runs a notebook only when its own text changes; a change to
+# d2l_local or to the pins must re-run them all, so it clears the cache.
+_build/.library-stamp: $(LIBRARY) requirements.txt
+	rm -rf _build/.jupyter_cache
+	mkdir -p _build
+	touch $@
+
+book: $(BIN)/.book-env _build/.library-stamp
+	$(BIN)/jupyter-book build . --builder html -W -n --keep-going
+	@echo "Book built: open _build/html/index.html"
+
+# The tests read the built HTML too, so the book is (re)built first.
+test: $(BIN)/.test-env book
+	$(BIN)/python tools/setup_cell.py --check
+	$(BIN)/python -m pytest tests chapters --nbval --nbval-current-env \
+		--nbval-sanitize-with tests/nbval_sanitize.cfg
+
+# Regenerate the executed reference notebooks (what Colab opens and nbval
+# compares) by executing each chapter whole from its MyST source.
+references: $(BIN)/.book-env
+	$(BIN)/python tools/execute_reference.py $(CHAPTERS_MD)
+
+# Rewrite the Colab setup cell of every chapter from repository.url in _config.yml.
+setup-cell: $(BIN)/.book-env
+	$(BIN)/python tools/setup_cell.py --write
+
+clean:
+	rm -rf _build
+
+clean-all: clean
+	rm -rf $(VENV)

@@ -1,0 +1,43 @@
+"""The built HTML book (``make test`` builds it first): launch buttons, figures, glued numbers."""
+import pytest
+import yaml
+from bs4 import BeautifulSoup
+
+from conftest import ROOT
+
+HTML = ROOT / "_build" / "html"
+CHAPTERS = sorted(p.stem for p in (ROOT / "chapters").glob("*.md"))
+
+
+def _page(name: str) -> BeautifulSoup:
+    path = HTML / "chapters" / f"{name}.html"
+    assert path.exists(), f"{path} is missing: run `make book` first"
+    return BeautifulSoup(path.read_text(), "html.parser")
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_launch_buttons_open_this_pages_notebook(name):
+    config = yaml.safe_load((ROOT / "_config.yml").read_text())
+    repo = config["repository"]["url"].removeprefix("https://github.com/")
+    branch = config["repository"]["branch"]
+    links = {a["href"] for a in _page(name).find_all("a", href=True)}
+    assert (f"https://colab.research.google.com/github/{repo}/blob/{branch}/"
+            f"chapters/{name}.ipynb") in links
+    assert (f"https://mybinder.org/v2/gh/{repo}/{branch}"
+            f"?urlpath=tree/chapters/{name}.ipynb") in links
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_every_figure_exists_and_has_alt_text(name):
+    figures = [img for img in _page(name).select("article img")]
+    assert figures, "no figure on the page"
+    for img in figures:
+        assert img.get("alt", "").strip(), f"figure without alt text: {img['src']}"
+        assert (HTML / "chapters" / img["src"]).resolve().is_file(), img["src"]
+
+
+def test_self_attention_page_shows_the_computed_numbers():
+    text = _page("self_attention").get_text(" ", strip=True)
+    assert "weight 0.2483 to each of the first two tokens and 0.5035 to itself" in text
+    assert "1,048,576 parameters without biases and 1,050,624 with them" in text
+    assert "output shape: (2, 4, 100)" in text

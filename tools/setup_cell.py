@@ -1,0 +1,75 @@
+"""Write or check the Colab setup cell that opens every chapter.
+
+The repository URL lives in one place, ``repository.url`` in ``_config.yml``.
+This script renders the setup cell from it and puts it first in every
+chapter's MyST source (``--write``) or fails if one differs (``--check``).
+Run ``make references`` afterwards so the executed notebooks follow.
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+CELL_TEMPLATE = '''\
+# On Colab, install d2l_local from the book's repository; elsewhere do nothing.
+import importlib, importlib.util, subprocess, sys
+
+BOOK_REPOSITORY = "{url}"
+on_colab = "google.colab" in sys.modules
+if on_colab and importlib.util.find_spec("d2l_local") is None:
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet",
+                    f"git+{{BOOK_REPOSITORY}}"], check=True)
+    importlib.invalidate_caches()'''
+FIRST_CODE_CELL = re.compile(r"(```\{code-cell\}[^\n]*\n(?::[^\n]*\n)*\n?)(.*?)(\n```)", re.S)
+
+
+def repository_url(root: Path = ROOT) -> str:
+    config = yaml.safe_load((root / "_config.yml").read_text())
+    return config["repository"]["url"]
+
+
+def setup_cell(root: Path = ROOT) -> str:
+    """The source of the setup cell, with the URL from ``_config.yml``."""
+    return CELL_TEMPLATE.format(url=repository_url(root))
+
+
+def chapter_sources(root: Path = ROOT) -> list[Path]:
+    return sorted((root / "chapters").glob("*.md"))
+
+
+def first_code_cell(text: str) -> str | None:
+    match = FIRST_CODE_CELL.search(text)
+    return match.group(2) if match else None
+
+
+def main(argv: list[str] | None = None, root: Path = ROOT) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    modes = parser.add_mutually_exclusive_group(required=True)
+    modes.add_argument("--write", action="store_true", help="rewrite stale setup cells")
+    modes.add_argument("--check", action="store_true", help="fail if a setup cell is stale")
+    check = parser.parse_args(argv).check
+    wanted, stale = setup_cell(root), []
+    for path in chapter_sources(root):
+        text = path.read_text()
+        if first_code_cell(text) == wanted:
+            continue
+        if check:
+            stale.append(path.name)
+            continue
+        if first_code_cell(text) is None:
+            raise SystemExit(f"{path}: no code cell to hold the setup cell")
+        path.write_text(FIRST_CODE_CELL.sub(lambda m: m.group(1) + wanted + m.group(3), text, count=1))
+        print(f"updated {path.relative_to(root)}")
+    if stale:
+        print("setup cell differs from _config.yml in: " + ", ".join(stale), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
