@@ -10,11 +10,11 @@ from .device import cpu, gpu, num_gpus, try_gpu
 from .notebook import glue
 from .plotting import plot, set_axes, set_figsize, show_heatmaps, use_svg_display
 from .positional_encoding import PositionalEncoding, sinusoidal_encoding
-from .widgets import choice_control
+from .widgets import Choice, choice_control, choice_controls
 
 __all__ = [
-    "DotProductAttention", "MultiHeadAttention", "PositionalEncoding", "attention_steps",
-    "causal_valid_lens", "check_shape", "choice_control", "cpu", "glue", "gpu",
+    "Choice", "DotProductAttention", "MultiHeadAttention", "PositionalEncoding", "attention_steps",
+    "causal_valid_lens", "check_shape", "choice_control", "choice_controls", "cpu", "glue", "gpu",
     "masked_softmax", "num_gpus", "plot", "set_axes", "set_figsize", "show_heatmaps",
     "sinusoidal_encoding", "try_gpu", "use_svg_display",
 ]
