@@ -64,8 +64,8 @@ def _has_one_axis(x) -> bool:
 
 def plot(X, Y=None, xlabel=None, ylabel=None, legend=None, xlim=None, ylim=None,
          xscale="linear", yscale="linear", fmts=("-", "m--", "g-.", "r:"),
-         figsize=(3.5, 2.5), axes=None):
-    """Plot one or more curves, as ``d2l.plot`` does; returns the axes.
+         figsize=(3.5, 2.5), axes=None) -> None:
+    """Plot one or more curves, as ``d2l.plot`` does (on ``axes`` or the current axes).
 
     ``X`` alone is plotted against its index; with ``Y``, each curve of ``Y``
     is plotted against ``X`` (or against the matching curve of ``X``).
@@ -92,7 +92,6 @@ def plot(X, Y=None, xlabel=None, ylabel=None, legend=None, xlim=None, ylim=None,
         else:
             axes.plot(_to_numpy(y), fmt)
     set_axes(axes, xlabel, ylabel, xlim, ylim, xscale, yscale, legend)
-    return axes
 
 
 def _check_labels(name: str, labels: Sequence[str] | None, size: int, what: str) -> None:

@@ -13,6 +13,7 @@ import torch
 from torch import nn
 
 from . import checks
+from .relative import frequencies
 
 __all__ = ["PositionalEncoding", "sinusoidal_encoding"]
 
@@ -25,9 +26,7 @@ def sinusoidal_encoding(max_len: int, num_hiddens: int,
     """
     max_len = checks.positive_int("max_len", max_len)
     num_hiddens = checks.positive_int("num_hiddens", num_hiddens)
-    positions = torch.arange(max_len, dtype=torch.float64)[:, None]
-    frequencies = 10000.0 ** (-torch.arange(0, num_hiddens, 2, dtype=torch.float64) / num_hiddens)
-    angles = positions * frequencies
+    angles = torch.arange(max_len, dtype=torch.float64)[:, None] * frequencies(num_hiddens)
     P = torch.empty(max_len, num_hiddens, dtype=torch.float64)
     P[:, 0::2] = torch.sin(angles)
     P[:, 1::2] = torch.cos(angles[:, : num_hiddens // 2])

@@ -1,50 +1,69 @@
-"""Controls that redraw a figure when the reader picks another value.
+"""Controls that redraw a figure when the reader picks other values.
 
-Section 1 uses one for the number of heads. In a live kernel (Jupyter, Colab,
-Binder) ``choice_control`` returns an ipywidgets slider that calls the
-notebook's own drawing function, so the figure a reader sees for a value is
-exactly what that function draws.
+Section 1 uses one for the number of heads, Section 3 for the encoding width
+d, Section 4 for the offset and the frequency pair. In a live kernel
+(Jupyter, Colab, Binder) ``choice_control`` and ``choice_controls`` return
+ipywidgets sliders that call the notebook's own drawing function, so the
+figure a reader sees for a value is exactly what that function draws.
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from dataclasses import dataclass
+from typing import Any
 
 from matplotlib import pyplot as plt
 
-__all__ = ["choice_control"]
-
-T = TypeVar("T")
+__all__ = ["Choice", "choice_control", "choice_controls"]
 
 
-def choice_control(draw: Callable[[T], None], options: Sequence[T], value: T,
-                   description: str):
-    """A labelled slider over ``options`` that calls ``draw(value)`` on every change.
+@dataclass(frozen=True)
+class Choice:
+    """One labelled slider: the values it offers and the one it starts at."""
 
-    ``draw`` makes a matplotlib figure for one value; the control shows it
-    below the slider and replaces it when the slider moves (arrow keys work).
+    description: str
+    options: Sequence[Any]
+    value: Any
+
+    def __post_init__(self) -> None:
+        if not list(self.options):
+            raise ValueError(f"options of {self.description!r} must offer at least one value")
+        if self.value not in list(self.options):
+            raise ValueError(f"value of {self.description!r} must be one of options "
+                             f"{list(self.options)}, got {self.value!r}")
+
+
+def choice_controls(draw: Callable[..., None], *choices: Choice):
+    """Sliders for ``choices`` that call ``draw(*values)`` whenever one moves.
+
+    ``draw`` makes a matplotlib figure; the control shows it below the
+    sliders and replaces it on every change (arrow keys move a focused slider).
     """
     import ipywidgets as widgets
 
-    options = list(options)
-    if not options:
-        raise ValueError("options must offer at least one value, got an empty sequence")
-    if value not in options:
-        raise ValueError(f"value must be one of options {options}, got {value!r}")
     if not callable(draw):
         raise TypeError(f"draw must be callable, got {type(draw).__name__}")
-
-    slider = widgets.SelectionSlider(options=options, value=value, description=description,
-                                     continuous_update=False,
-                                     style={"description_width": "initial"})
+    if not choices:
+        raise ValueError("choices must hold at least one Choice")
+    sliders = [widgets.SelectionSlider(options=list(c.options), value=c.value,
+                                       description=c.description, continuous_update=False,
+                                       style={"description_width": "initial"})
+               for c in choices]
     figure = widgets.Output()
 
-    def redraw(chosen: T) -> None:
+    def redraw(_change=None) -> None:
         with figure:
             figure.clear_output(wait=True)
-            draw(chosen)
+            draw(*(slider.value for slider in sliders))
             plt.show()
 
-    slider.observe(lambda change: redraw(change["new"]), names="value")
-    redraw(value)
-    return widgets.VBox([slider, figure])
+    for slider in sliders:
+        slider.observe(redraw, names="value")
+    redraw()
+    return widgets.VBox([*sliders, figure])
+
+
+def choice_control(draw: Callable[[Any], None], options: Sequence[Any], value: Any,
+                   description: str):
+    """One slider over ``options`` that calls ``draw(value)`` on every change."""
+    return choice_controls(draw, Choice(description, options, value))

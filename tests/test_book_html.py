@@ -1,4 +1,6 @@
 """The built HTML book (``make test`` builds it first): launch buttons, figures, glued numbers."""
+import re
+
 import pytest
 import yaml
 from bs4 import BeautifulSoup
@@ -41,3 +43,20 @@ def test_self_attention_page_shows_the_computed_numbers():
     assert "weight 0.2483 to each of the first two tokens and 0.5035 to itself" in text
     assert "1,048,576 parameters without biases and 1,050,624 with them" in text
     assert "output shape: (2, 4, 100)" in text
+
+
+def test_core_pages_show_their_computed_numbers():
+    comparing = _page("comparing_architectures").get_text(" ", strip=True)
+    assert "mismatches: 0" in comparing
+    assert "self-attention stops being cheaper than the RNN at n = 64 (d = 64)" in comparing
+    sinusoidal = _page("sinusoidal_encoding").get_text(" ", strip=True)
+    assert "the slowest pair repeats every 60,611 positions" in sinusoidal
+    assert "7 in binary is 111" in sinusoidal
+    relative = _page("relative_position").get_text(" ", strip=True)
+    assert re.search(r"float32: largest error \S+ +below 1e-6: +True", relative)
+    assert re.search(r"float64: largest error \S+ +below 1e-12: +True", relative)
+
+
+def test_pages_link_to_each_other():
+    links = {a["href"] for a in _page("self_attention").select("article a[href]")}
+    assert "sinusoidal_encoding.html" in links

@@ -11,7 +11,8 @@ import d2l_local as d2l
 
 def test_plot_draws_each_curve_with_labels_and_legend():
     x = torch.arange(5.0)
-    axes = d2l.plot(x, [x, x ** 2], xlabel="x", ylabel="y", legend=["x", "x^2"])
+    d2l.plot(x, [x, x ** 2], xlabel="x", ylabel="y", legend=["x", "x^2"])
+    axes = plt.gca()
     assert [line.get_ydata().tolist() for line in axes.get_lines()] == [
         [0, 1, 2, 3, 4], [0, 1, 4, 9, 16]]
     assert axes.get_xlabel() == "x" and axes.get_ylabel() == "y"

@@ -1,0 +1,148 @@
+"""Cost of one layer of a CNN, an RNN and self-attention (Section 2, "Comparing CNNs, RNNs and self-attention").
+
+Three real layers that map (batch, n, d) to (batch, n, d); formulas for
+their multiply-adds, checked against PyTorch's own FLOP counter; a probe
+that measures with autograd how many sequential steps separate the first
+input position from the last output position; and a wall-clock timer.
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import torch
+from torch import nn
+from torch.utils.flop_counter import FlopCounterMode
+
+from . import checks
+from .attention import DotProductAttention
+
+__all__ = [
+    "ARCHITECTURES", "ConvLayer", "RNNLayer", "SelfAttentionLayer", "count_multiply_adds",
+    "make_layer", "multiply_adds", "path_length", "time_layer",
+]
+
+ARCHITECTURES = ("cnn", "rnn", "self-attention")
+
+
+class ConvLayer(nn.Module):
+    """A 1-D convolution over positions, kernel size k, 'same' padding, width d in and out."""
+
+    def __init__(self, d: int, k: int) -> None:
+        super().__init__()
+        self.k = checks.positive_int("k", k)
+        if k % 2 == 0:
+            raise ValueError(f"k must be odd so that the output keeps the input length, got {k}")
+        self.conv = nn.Conv1d(checks.positive_int("d", d), d, k, padding=k // 2, bias=False)
+
+    def forward(self, X: torch.Tensor) -> torch.Tensor:
+        return torch.tanh(self.conv(X.transpose(1, 2))).transpose(1, 2)
+
+
+class RNNLayer(nn.Module):
+    """A tanh RNN of width d that returns its hidden state at every position."""
+
+    def __init__(self, d: int) -> None:
+        super().__init__()
+        self.rnn = nn.RNN(checks.positive_int("d", d), d, batch_first=True, bias=False)
+
+    def forward(self, X: torch.Tensor) -> torch.Tensor:
+        return self.rnn(X)[0]
+
+
+class SelfAttentionLayer(nn.Module):
+    """Scaled dot-product self-attention with X as queries, keys and values (no projections)."""
+
+    def __init__(self, d: int) -> None:
+        super().__init__()
+        self.d = checks.positive_int("d", d)
+        self.attention = DotProductAttention(0.0)
+
+    def forward(self, X: torch.Tensor) -> torch.Tensor:
+        return self.attention(X, X, X)
+
+
+def _check_architecture(architecture: str) -> None:
+    if architecture not in ARCHITECTURES:
+        raise ValueError(f"architecture must be one of {ARCHITECTURES}, got {architecture!r}")
+
+
+def make_layer(architecture: str, d: int, k: int = 3) -> nn.Module:
+    """One layer of ``architecture`` ('cnn', 'rnn' or 'self-attention') of width d."""
+    _check_architecture(architecture)
+    if architecture == "cnn":
+        return ConvLayer(d, k)
+    return RNNLayer(d) if architecture == "rnn" else SelfAttentionLayer(d)
+
+
+def multiply_adds(architecture: str, n: int, d: int, k: int = 3) -> int:
+    """Multiply-adds of one layer on n tokens of width d (kernel size k for the CNN).
+
+    CNN: every position mixes k neighbours of width d into d outputs, k n d^2.
+    RNN: every step multiplies the input and the previous state by d x d matrices, 2 n d^2.
+    Self-attention: Q K^T and A V, each n x n x d, 2 n^2 d.
+    """
+    _check_architecture(architecture)
+    n, d, k = (checks.positive_int(name, v) for name, v in (("n", n), ("d", d), ("k", k)))
+    return {"cnn": k * n * d * d, "rnn": 2 * n * d * d, "self-attention": 2 * n * n * d}[architecture]
+
+
+def count_multiply_adds(layer: nn.Module, X: torch.Tensor) -> int:
+    """Multiply-adds that PyTorch's FLOP counter sees in ``layer(X)`` (it counts 2 FLOPs each)."""
+    counter = FlopCounterMode(display=False)
+    with counter, torch.no_grad():
+        layer(X)
+    return counter.get_total_flops() // 2
+
+
+def _first_depends_on_last(stack: Callable[[torch.Tensor], torch.Tensor], X: torch.Tensor) -> bool:
+    X = X.clone().requires_grad_(True)
+    (gradient,) = torch.autograd.grad(stack(X)[:, -1].sum(), X)
+    return bool(gradient[:, 0].abs().sum() > 0)
+
+
+def path_length(architecture: str, n: int, d: int = 4, k: int = 3, seed: int = 0) -> int:
+    """Measured number of sequential steps from input position 1 to output position n.
+
+    For the CNN and self-attention, the fewest stacked layers whose output at
+    position n has a non-zero gradient with respect to the input at position 1.
+    For the RNN, whose single layer already connects them, the fewest time
+    steps it must run (on the last positions of the sequence) for the same.
+    """
+    _check_architecture(architecture)
+    n = checks.positive_int("n", n)
+    generator = torch.Generator().manual_seed(seed)
+    X = torch.randn(1, n, d, generator=generator)
+    torch.manual_seed(seed)
+    if architecture == "rnn":
+        layer = RNNLayer(d)
+        for steps in range(1, n + 1):
+            if _first_depends_on_last(lambda Z: layer(Z[:, n - steps:]), X):
+                return steps
+    else:
+        layers: list[nn.Module] = []
+        for depth in range(1, n + 1):
+            layers.append(make_layer(architecture, d, k))
+            if _first_depends_on_last(nn.Sequential(*layers), X):
+                return depth
+    raise AssertionError("output position n never depended on input position 1")
+
+
+def time_layer(layer: nn.Module, X: torch.Tensor, repeats: int = 5) -> float:
+    """Median wall-clock seconds of ``layer(X)`` over ``repeats`` runs, after one warm-up."""
+    repeats = checks.positive_int("repeats", repeats)
+
+    def synchronize() -> None:
+        if X.is_cuda:
+            torch.cuda.synchronize(X.device)
+
+    times = []
+    with torch.no_grad():
+        layer(X)
+        for _ in range(repeats):
+            synchronize()
+            start = time.perf_counter()
+            layer(X)
+            synchronize()
+            times.append(time.perf_counter() - start)
+    return sorted(times)[len(times) // 2]

@@ -1,0 +1,148 @@
+"""Explanatory figures drawn from code (Sections 2, 3 and 4).
+
+``show_architectures`` draws a CNN, an RNN and self-attention over the same
+tokens; ``show_bits_and_encoding`` puts binary counting beside the
+sinusoidal table; ``show_rotation`` draws one column pair of the table on the
+unit circle and the rotation by delta * w_j that moves position i to i + delta.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import torch
+from matplotlib import pyplot as plt
+from matplotlib.patches import Arc
+
+from . import checks
+from .plotting import use_svg_display
+from .positional_encoding import sinusoidal_encoding
+from .relative import frequencies
+
+__all__ = ["show_architectures", "show_bits_and_encoding", "show_rotation"]
+
+
+def _nodes(ax, xs, y, labels=None, color="white", edge="black"):
+    for index, x in enumerate(xs):
+        ax.add_patch(plt.Circle((x, y), 0.28, facecolor=color, edgecolor=edge, zorder=3))
+        if labels:
+            ax.text(x, y, labels[index], ha="center", va="center", fontsize=9, zorder=4)
+
+
+def _edge(ax, start, end, color="0.55", width=1.0):
+    ax.annotate("", xy=end, xytext=start, zorder=2,
+                arrowprops={"arrowstyle": "-|>", "color": color, "lw": width,
+                            "shrinkA": 9, "shrinkB": 9})
+
+
+def show_architectures(n: int = 5, figsize: tuple[float, float] = (9, 3.2)) -> None:
+    """A two-layer CNN (kernel 3), an RNN chain and all-to-all self-attention over x1..xn.
+
+    In the CNN the receptive field of the top middle unit is drawn in colour:
+    with n = 5 it reaches x1 and x5.
+    """
+    n = checks.positive_int("n", n)
+    use_svg_display()
+    fig, axes = plt.subplots(1, 3, figsize=figsize)
+    xs = list(range(n))
+    labels = [f"$x_{i + 1}$" for i in xs]
+    middle, hot = n // 2, "tab:red"
+    cnn, rnn, attention = axes
+    # CNN: each unit sees its neighbours at distance 1 in the layer below.
+    reach = {2: {middle}, 1: {middle - 1, middle, middle + 1}}
+    for layer in (1, 2):
+        for x in xs:
+            for source in (x - 1, x, x + 1):
+                if 0 <= source < n:
+                    on_path = x in reach[layer] and source in reach.get(layer - 1, set(range(middle - 2, middle + 3)))
+                    _edge(cnn, (source, layer - 1), (x, layer), hot if on_path else "0.8", 1.4 if on_path else 0.8)
+    _nodes(cnn, xs, 0, labels, color="#fde0dd")
+    for layer in (1, 2):
+        _nodes(cnn, xs, layer, color="white")
+    cnn.set_title("CNN, kernel 3, two layers")
+    # RNN: a chain of hidden states, each fed by one token.
+    for x in xs:
+        _edge(rnn, (x, 0), (x, 1))
+        if x:
+            _edge(rnn, (x - 1, 1), (x, 1), "tab:blue", 1.4)
+    _nodes(rnn, xs, 0, labels, color="#fde0dd")
+    _nodes(rnn, xs, 1)
+    rnn.set_title("RNN")
+    # Self-attention: every output looks at every input.
+    for target in xs:
+        for source in xs:
+            _edge(attention, (source, 0), (target, 1), "0.6", 0.7)
+    _nodes(attention, xs, 0, labels, color="#fde0dd")
+    _nodes(attention, xs, 1)
+    attention.set_title("self-attention")
+    for ax, top in zip(axes, (2, 1, 1)):
+        ax.set_xlim(-0.6, n - 0.4)
+        ax.set_ylim(-0.6, top + 0.6)
+        ax.set_aspect("equal")
+        ax.axis("off")
+    fig.tight_layout()
+
+
+def show_bits_and_encoding(num_rows: int = 60, num_bits: int = 6, num_hiddens: int = 32,
+                           figsize: tuple[float, float] = (7, 4)) -> None:
+    """Binary digits of 0..num_rows-1 (lowest bit first) beside the sinusoidal table."""
+    num_rows = checks.positive_int("num_rows", num_rows)
+    num_bits = checks.positive_int("num_bits", num_bits)
+    if num_rows > 2 ** num_bits:
+        raise ValueError(f"num_bits must be at least {math.ceil(math.log2(num_rows))} to count "
+                         f"to num_rows - 1 = {num_rows - 1}, got {num_bits}")
+    bits = (np.arange(num_rows)[:, None] >> np.arange(num_bits)) & 1
+    P = sinusoidal_encoding(num_rows, num_hiddens).numpy()
+    use_svg_display()
+    fig, (left, right) = plt.subplots(1, 2, figsize=figsize,
+                                      gridspec_kw={"width_ratios": [1, 2.5]})
+    left.imshow(bits, cmap="Greys", aspect="auto", interpolation="nearest")
+    left.set_xticks(range(num_bits), [f"$2^{b}$" for b in range(num_bits)])
+    left.set_title("bits of the row number")
+    left.set_xlabel("Bit (lowest first)")
+    left.set_ylabel("Row (position)")
+    image = right.imshow(P, cmap="RdBu", vmin=-1, vmax=1, aspect="auto", interpolation="nearest")
+    right.set_title(f"sinusoidal encoding, d = {num_hiddens}")
+    right.set_xlabel("Column (encoding dimension)")
+    fig.colorbar(image, ax=right, shrink=0.8)
+
+
+def show_rotation(i: int, delta: int, j: int, num_hiddens: int, num_positions: int = 60,
+                  figsize: tuple[float, float] = (4, 4)) -> None:
+    """Column pair j of P on the unit circle: position i rotates by delta * w_j to i + delta.
+
+    Position m sits at (p_{m,2j+1}, p_{m,2j}) = (cos m w_j, sin m w_j).
+    """
+    num_hiddens = checks.positive_int("num_hiddens", num_hiddens)
+    num_positions = checks.positive_int("num_positions", num_positions)
+    pairs = num_hiddens // 2
+    if num_hiddens % 2:
+        raise ValueError(f"num_hiddens must be even so that columns form pairs, got {num_hiddens}")
+    if not 0 <= j < pairs:
+        raise ValueError(f"j must lie in [0, {pairs - 1}] for num_hiddens={num_hiddens}, got {j}")
+    for name, position in (("i", i), ("i + delta", i + delta)):
+        if not 0 <= position < num_positions:
+            raise ValueError(f"{name} must lie in [0, {num_positions - 1}], got {position}")
+    P = sinusoidal_encoding(num_positions, num_hiddens, dtype=torch.float64).numpy()
+    omega = frequencies(num_hiddens)[j].item()
+    use_svg_display()
+    fig, ax = plt.subplots(figsize=figsize)
+    theta = np.linspace(0, 2 * np.pi, 200)
+    ax.plot(np.cos(theta), np.sin(theta), color="0.85", lw=1)
+    ax.scatter(P[:, 2 * j + 1], P[:, 2 * j], s=8, color="0.6", label="positions 0..%d" % (num_positions - 1))
+    for position, color, name in ((i, "tab:blue", "i"), (i + delta, "tab:red", "i + δ")):
+        x, y = P[position, 2 * j + 1], P[position, 2 * j]
+        ax.plot([0, x], [0, y], color=color, lw=2)
+        ax.scatter([x], [y], s=40, color=color, zorder=3, label=f"{name} = {position}")
+    start = math.degrees(i * omega)
+    sweep = math.degrees(delta * omega)
+    ax.add_patch(Arc((0, 0), 0.6, 0.6, theta1=min(start, start + sweep),
+                     theta2=max(start, start + sweep), color="tab:red", lw=1.5))
+    ax.set_title(f"pair j = {j}: ω_j = {omega:.4g}, angle δω_j = {delta * omega:.3g} rad",
+                 fontsize=9)
+    ax.set_xlabel(f"p[·, {2 * j + 1}] = cos(m ω_j)")
+    ax.set_ylabel(f"p[·, {2 * j}] = sin(m ω_j)")
+    ax.set_xlim(-1.25, 1.25)
+    ax.set_ylim(-1.25, 1.25)
+    ax.set_aspect("equal")
+    ax.legend(loc="lower left", fontsize=7)

@@ -1,0 +1,74 @@
+"""Relative position in the sinusoidal encoding, and rotary embeddings (Section 4).
+
+For a fixed offset delta, one block-diagonal rotation M(delta) maps every
+row P[i] of the sinusoidal table to P[i + delta]. Rotating queries and keys
+by their own positions (RoPE, Su et al., 2021) makes their dot product depend
+on the offset only.
+"""
+from __future__ import annotations
+
+import numbers
+
+import torch
+
+from . import checks
+
+__all__ = ["frequencies", "rope", "rotation_matrix", "shift_error"]
+
+
+def frequencies(num_hiddens: int, dtype: torch.dtype = torch.float64) -> torch.Tensor:
+    """w_j = 1 / 10000^(2j / num_hiddens) for every column pair j (ceil(d / 2) of them)."""
+    num_hiddens = checks.positive_int("num_hiddens", num_hiddens)
+    exponents = torch.arange(0, num_hiddens, 2, dtype=torch.float64) / num_hiddens
+    return (10000.0 ** -exponents).to(dtype)
+
+
+def _even_width(num_hiddens: int) -> int:
+    num_hiddens = checks.positive_int("num_hiddens", num_hiddens)
+    if num_hiddens % 2:
+        raise ValueError(f"num_hiddens must be even so that columns form (sin, cos) pairs, "
+                         f"got {num_hiddens}")
+    return num_hiddens
+
+
+def rotation_matrix(delta: float, num_hiddens: int, dtype: torch.dtype = torch.float64) -> torch.Tensor:
+    """The (d, d) block-diagonal M(delta) with blocks [[cos dw_j, sin dw_j], [-sin dw_j, cos dw_j]]."""
+    if isinstance(delta, bool) or not isinstance(delta, numbers.Real):
+        raise TypeError(f"delta must be a number, got {type(delta).__name__}")
+    angles = delta * frequencies(_even_width(num_hiddens))
+    cos, sin = torch.cos(angles), torch.sin(angles)
+    blocks = torch.stack([torch.stack([cos, sin], -1), torch.stack([-sin, cos], -1)], -2)
+    return torch.block_diag(*blocks).to(dtype)
+
+
+def shift_error(P: torch.Tensor, delta: int) -> float:
+    """Largest |P[i + delta] - M(delta) P[i]| over every i with both rows in the table."""
+    checks.floating("P", checks.tensor("P", P, 2))
+    if isinstance(delta, bool) or not isinstance(delta, numbers.Integral):
+        raise TypeError(f"delta must be an integer, got {type(delta).__name__}")
+    max_len = P.shape[0]
+    if not -max_len < delta < max_len:
+        raise ValueError(f"delta must lie in [{1 - max_len}, {max_len - 1}] for a table of "
+                         f"max_len={max_len} rows, got {delta}")
+    M = rotation_matrix(delta, P.shape[1], dtype=P.dtype)
+    rows = torch.arange(max(0, -delta), min(max_len, max_len - delta))
+    return (P[rows + delta] - P[rows] @ M.T).abs().max().item()
+
+
+def rope(X: torch.Tensor, positions: torch.Tensor | None = None) -> torch.Tensor:
+    """Rotate each column pair (2j, 2j+1) of X (..., n, d) by the angle position * w_j.
+
+    ``positions`` defaults to 0..n-1. Then rope(q)[m] . rope(k)[n] depends on
+    m - n only, not on m and n separately.
+    """
+    checks.floating("X", checks.tensor("X", X, (2, 3, 4)))
+    num_steps, num_hiddens = X.shape[-2], _even_width(X.shape[-1])
+    if positions is None:
+        positions = torch.arange(num_steps, device=X.device)
+    elif tuple(positions.shape) != (num_steps,):
+        raise ValueError(f"positions must have shape (n,)=({num_steps},), got {tuple(positions.shape)}")
+    angles = positions.to(torch.float64)[:, None] * frequencies(num_hiddens).to(X.device)
+    cos, sin = torch.cos(angles).to(X.dtype), torch.sin(angles).to(X.dtype)
+    even, odd = X[..., 0::2], X[..., 1::2]
+    rotated = torch.stack([even * cos - odd * sin, even * sin + odd * cos], dim=-1)
+    return rotated.flatten(-2)
