@@ -9,12 +9,12 @@ from .checks import check_shape
 from .device import cpu, gpu, num_gpus, try_gpu
 from .notebook import glue
 from .plotting import plot, set_axes, set_figsize, show_heatmaps, use_svg_display
-from .positional_encoding import PositionalEncoding, sinusoidal_encoding
+from .positional_encoding import LearnedPositionalEmbedding, PositionalEncoding, sinusoidal_encoding
 from .relative import frequencies, rope, rotation_matrix, shift_error
 from .widgets import Choice, choice_control, choice_controls
 
 __all__ = [
-    "Choice", "DotProductAttention", "MultiHeadAttention", "PositionalEncoding", "attention_steps",
+    "Choice", "DotProductAttention", "LearnedPositionalEmbedding", "MultiHeadAttention", "PositionalEncoding", "attention_steps",
     "causal_valid_lens", "check_shape", "choice_control", "choice_controls", "cpu", "frequencies", "glue", "gpu",
     "masked_softmax", "num_gpus", "plot", "rope", "rotation_matrix", "set_axes", "set_figsize", "shift_error", "show_heatmaps",
     "sinusoidal_encoding", "try_gpu", "use_svg_display",

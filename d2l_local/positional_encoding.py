@@ -15,7 +15,7 @@ from torch import nn
 from . import checks
 from .relative import frequencies
 
-__all__ = ["PositionalEncoding", "sinusoidal_encoding"]
+__all__ = ["LearnedPositionalEmbedding", "PositionalEncoding", "sinusoidal_encoding"]
 
 
 def sinusoidal_encoding(max_len: int, num_hiddens: int,
@@ -56,3 +56,20 @@ class PositionalEncoding(nn.Module):
                 f"the sequence length must lie in [0, {self.max_len}] (build the module with a larger max_len)"
             )
         return self.dropout(X + self.P[:, :num_steps, :].to(X.dtype))
+
+
+class LearnedPositionalEmbedding(nn.Module):
+    """A trainable table P (Section 5): same calls and checks as ``PositionalEncoding``.
+
+    Each of the ``max_len`` rows is a parameter, so only positions seen in
+    training are ever fitted; a longer sequence than ``max_len`` is an error.
+    """
+
+    def __init__(self, num_hiddens: int, dropout: float, max_len: int = 1000) -> None:
+        super().__init__()
+        self.num_hiddens = checks.positive_int("num_hiddens", num_hiddens)
+        self.max_len = checks.positive_int("max_len", max_len)
+        self.dropout = nn.Dropout(checks.probability("dropout", dropout))
+        self.P = nn.Parameter(0.02 * torch.randn(1, max_len, num_hiddens))
+
+    forward = PositionalEncoding.forward

@@ -1,6 +1,7 @@
 """The built HTML book (``make test`` builds it first): launch buttons, figures, glued numbers."""
 import re
 
+import nbformat
 import pytest
 import yaml
 from bs4 import BeautifulSoup
@@ -32,7 +33,10 @@ def test_launch_buttons_open_this_pages_notebook(name):
 @pytest.mark.parametrize("name", CHAPTERS)
 def test_every_figure_exists_and_has_alt_text(name):
     figures = [img for img in _page(name).select("article img")]
-    assert figures, "no figure on the page"
+    notebook = nbformat.read(ROOT / "chapters" / f"{name}.ipynb", as_version=4)
+    shown = [out for cell in notebook.cells if "remove-output" not in cell.metadata.get("tags", [])
+             for out in cell.get("outputs", []) if "image/svg+xml" in out.get("data", {})]
+    assert len(figures) == len(shown), "every figure of the notebook appears on the page"
     for img in figures:
         assert img.get("alt", "").strip(), f"figure without alt text: {img['src']}"
         assert (HTML / "chapters" / img["src"]).resolve().is_file(), img["src"]

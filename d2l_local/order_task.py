@@ -1,0 +1,145 @@
+"""Does a model need position? A task where only order decides the label (Section 5).
+
+Each sequence holds one token A, one token B and filler tokens; the label is
+1 when A comes before B. Both orders contain the same tokens, so a model
+that ignores position cannot beat chance. ``OrderClassifier`` is one
+self-attention layer with a choice of positional information, trained by
+``train_classifier`` with a fixed seed.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import torch
+from torch import nn
+
+from . import checks
+from .attention import MultiHeadAttention
+from .positional_encoding import LearnedPositionalEmbedding, PositionalEncoding
+
+__all__ = ["POSITIONS", "AttentionClassifier", "LSTMClassifier", "OrderClassifier", "TrainingLog", "accuracy", "make_order_task",
+           "train_classifier"]
+
+TOKEN_A, TOKEN_B = 0, 1
+POSITIONS = ("none", "sinusoidal", "learned")
+
+
+def make_order_task(num_examples: int, num_steps: int, vocab_size: int = 10,
+                    seed: int = 0) -> tuple[torch.Tensor, torch.Tensor]:
+    """Token ids (num_examples, num_steps) and labels (num_examples,), made on the CPU.
+
+    Tokens 0 and 1 are A and B; the others are fillers. Label 1 means A comes first.
+    """
+    num_examples = checks.positive_int("num_examples", num_examples)
+    num_steps = checks.positive_int("num_steps", num_steps)
+    vocab_size = checks.positive_int("vocab_size", vocab_size)
+    if num_steps < 2:
+        raise ValueError(f"num_steps must be at least 2 to hold A and B, got {num_steps}")
+    if vocab_size < 3:
+        raise ValueError(f"vocab_size must be at least 3 (A, B and a filler), got {vocab_size}")
+    generator = torch.Generator().manual_seed(seed)
+    tokens = torch.randint(2, vocab_size, (num_examples, num_steps), generator=generator)
+    places = torch.rand(num_examples, num_steps, generator=generator).argsort(dim=1)[:, :2]
+    rows = torch.arange(num_examples)
+    tokens[rows, places[:, 0]] = TOKEN_A
+    tokens[rows, places[:, 1]] = TOKEN_B
+    labels = (places[:, 0] < places[:, 1]).long()
+    return tokens, labels
+
+
+class OrderClassifier(nn.Module):
+    """Embedding (+ positions) -> self-attention -> position-wise MLP -> mean -> 2 logits."""
+
+    def __init__(self, vocab_size: int, num_hiddens: int, num_heads: int, positions: str,
+                 max_len: int = 64) -> None:
+        super().__init__()
+        if positions not in POSITIONS:
+            raise ValueError(f"positions must be one of {POSITIONS}, got {positions!r}")
+        self.embedding = nn.Embedding(checks.positive_int("vocab_size", vocab_size), num_hiddens)
+        self.positions = {
+            "none": lambda: nn.Identity(),
+            "sinusoidal": lambda: PositionalEncoding(num_hiddens, 0.0, max_len),
+            "learned": lambda: LearnedPositionalEmbedding(num_hiddens, 0.0, max_len),
+        }[positions]()
+        self.attention = MultiHeadAttention(num_hiddens, num_heads, 0.0)
+        self.mlp = nn.Sequential(nn.Linear(num_hiddens, 2 * num_hiddens), nn.ReLU(),
+                                 nn.Linear(2 * num_hiddens, num_hiddens))
+        self.output = nn.Linear(num_hiddens, 2)
+
+    def forward(self, tokens: torch.Tensor) -> torch.Tensor:
+        X = self.positions(self.embedding(tokens) * self.embedding.embedding_dim ** 0.5)
+        X = X + self.attention(X, X, X, None)
+        X = X + self.mlp(X)
+        return self.output(X.mean(dim=1))
+
+
+@dataclass
+class TrainingLog:
+    """Loss of every training step, and the wall-clock seconds the training took."""
+
+    losses: list[float] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def accuracy(model: nn.Module, tokens: torch.Tensor, labels: torch.Tensor) -> float:
+    """Fraction of sequences whose predicted label is right."""
+    model.eval()
+    device = next(model.parameters()).device
+    with torch.no_grad():
+        predictions = model(tokens.to(device)).argmax(dim=1).cpu()
+    return (predictions == labels).float().mean().item()
+
+
+def train_classifier(model: nn.Module, tokens: torch.Tensor, labels: torch.Tensor,
+                     num_steps: int = 300, batch_size: int = 64, lr: float = 3e-3,
+                     seed: int = 0, progress=None) -> TrainingLog:
+    """Adam on cross-entropy over seeded random mini-batches; returns the loss curve.
+
+    ``progress`` wraps the step range (pass ``tqdm`` for a progress bar).
+    """
+    import time
+
+    num_steps = checks.positive_int("num_steps", num_steps)
+    batch_size = checks.positive_int("batch_size", batch_size)
+    device = next(model.parameters()).device
+    generator = torch.Generator().manual_seed(seed)
+    optimizer = torch.optim.Adam(model.parameters(), lr=lr)
+    loss_fn = nn.CrossEntropyLoss()
+    log = TrainingLog()
+    steps = range(num_steps) if progress is None else progress(range(num_steps))
+    start = time.perf_counter()
+    model.train()
+    for _ in steps:
+        batch = torch.randint(0, len(tokens), (batch_size,), generator=generator)
+        loss = loss_fn(model(tokens[batch].to(device)), labels[batch].to(device))
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        log.losses.append(loss.item())
+    log.seconds = time.perf_counter() - start
+    return log
+
+
+class LSTMClassifier(nn.Module):
+    """An LSTM over (batch, n, d) inputs whose last hidden state gives the class logits."""
+
+    def __init__(self, num_hiddens: int, num_classes: int = 2) -> None:
+        super().__init__()
+        self.lstm = nn.LSTM(checks.positive_int("num_hiddens", num_hiddens), num_hiddens,
+                            batch_first=True)
+        self.output = nn.Linear(num_hiddens, checks.positive_int("num_classes", num_classes))
+
+    def forward(self, X: torch.Tensor) -> torch.Tensor:
+        return self.output(self.lstm(X)[0][:, -1])
+
+
+class AttentionClassifier(nn.Module):
+    """Multi-head self-attention over (batch, n, d) inputs, mean-pooled into class logits."""
+
+    def __init__(self, num_hiddens: int, num_heads: int, num_classes: int = 2) -> None:
+        super().__init__()
+        self.attention = MultiHeadAttention(num_hiddens, num_heads, 0.0)
+        self.output = nn.Linear(num_hiddens, checks.positive_int("num_classes", num_classes))
+
+    def forward(self, X: torch.Tensor) -> torch.Tensor:
+        return self.output(self.attention(X, X, X, None).mean(dim=1))

@@ -1,0 +1,66 @@
+import pytest
+import torch
+
+import d2l_local as d2l
+from d2l_local import order_task
+
+
+def test_task_has_one_A_and_one_B_and_labels_their_order():
+    tokens, labels = order_task.make_order_task(500, 7, vocab_size=6, seed=3)
+    assert tokens.shape == (500, 7) and labels.shape == (500,)
+    assert torch.all((tokens == 0).sum(1) == 1) and torch.all((tokens == 1).sum(1) == 1)
+    first_a = (tokens == 0).int().argmax(1)
+    first_b = (tokens == 1).int().argmax(1)
+    assert torch.equal(labels, (first_a < first_b).long())
+    assert 0.4 < labels.float().mean() < 0.6
+    assert torch.equal(tokens, order_task.make_order_task(500, 7, vocab_size=6, seed=3)[0])
+
+
+def test_without_positions_both_orders_get_the_same_output():
+    torch.manual_seed(0)
+    model = order_task.OrderClassifier(10, 16, 2, "none").eval()
+    tokens = torch.tensor([[0, 5, 1, 7], [1, 5, 0, 7]])
+    with torch.no_grad():
+        logits = model(tokens)
+    torch.testing.assert_close(logits[0], logits[1])
+
+
+def test_positions_make_the_task_learnable_and_training_is_deterministic():
+    tokens, labels = order_task.make_order_task(1000, 6, seed=0)
+    results = []
+    for _ in range(2):
+        torch.manual_seed(0)
+        model = order_task.OrderClassifier(10, 16, 2, "sinusoidal")
+        log = order_task.train_classifier(model, tokens, labels, num_steps=150)
+        results.append((log.losses, order_task.accuracy(model, tokens, labels)))
+    assert results[0] == results[1]
+    assert results[0][1] > 0.75
+    assert results[0][0][-1] < results[0][0][0]
+
+
+def test_learned_embedding_is_trainable_and_checks_length():
+    table = d2l.LearnedPositionalEmbedding(8, dropout=0.0, max_len=5)
+    assert sum(p.numel() for p in table.parameters()) == 40
+    X = torch.zeros(2, 4, 8)
+    torch.testing.assert_close(table(X), table.P[:, :4].expand(2, 4, 8))
+    with pytest.raises(ValueError, match=r"X has 6 positions .* max_len=5"):
+        table(torch.zeros(1, 6, 8))
+
+
+def test_classifiers_for_timing_give_logits():
+    X = torch.randn(3, 10, 16)
+    assert order_task.LSTMClassifier(16)(X).shape == (3, 2)
+    assert order_task.AttentionClassifier(16, 4)(X).shape == (3, 2)
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: order_task.make_order_task(10, 1), "num_steps must be at least 2"),
+    (lambda: order_task.make_order_task(10, 5, vocab_size=2), "vocab_size must be at least 3"),
+    (lambda: order_task.make_order_task(0, 5), "num_examples must be an integer >= 1, got 0"),
+    (lambda: order_task.OrderClassifier(10, 16, 2, "rotary"),
+     r"positions must be one of \('none', 'sinusoidal', 'learned'\), got 'rotary'"),
+    (lambda: order_task.OrderClassifier(10, 16, 3, "none"), "num_heads must divide num_hiddens=16"),
+])
+def test_bad_input(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
