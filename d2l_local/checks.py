@@ -34,6 +34,14 @@ def positive_int(name: str, value: object) -> int:
     return int(value)
 
 
+def even_int(name: str, value: object) -> int:
+    """Return ``value`` as an ``int`` if it is an even integer >= 2 (a width of column pairs)."""
+    value = positive_int(name, value)
+    if value % 2:
+        raise ValueError(f"{name} must be even so that columns form (sin, cos) pairs, got {value}")
+    return value
+
+
 def probability(name: str, value: object) -> float:
     """Return ``value`` as a ``float`` if it lies in [0, 1)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):

@@ -53,9 +53,12 @@ def show_architectures(n: int = 5, figsize: tuple[float, float] = (9, 3.2)) -> N
     for layer in (1, 2):
         for x in xs:
             for source in (x - 1, x, x + 1):
-                if 0 <= source < n:
-                    on_path = x in reach[layer] and source in reach.get(layer - 1, set(range(middle - 2, middle + 3)))
-                    _edge(cnn, (source, layer - 1), (x, layer), hot if on_path else "0.8", 1.4 if on_path else 0.8)
+                if not 0 <= source < n:
+                    continue
+                # Every input feeding a first-layer unit of the field is inside it.
+                on_path = x in reach[layer] and (layer == 1 or source in reach[layer - 1])
+                _edge(cnn, (source, layer - 1), (x, layer),
+                      hot if on_path else "0.8", 1.4 if on_path else 0.8)
     _nodes(cnn, xs, 0, labels, color="#fde0dd")
     for layer in (1, 2):
         _nodes(cnn, xs, layer, color="white")
@@ -113,11 +116,9 @@ def show_rotation(i: int, delta: int, j: int, num_hiddens: int, num_positions: i
 
     Position m sits at (p_{m,2j+1}, p_{m,2j}) = (cos m w_j, sin m w_j).
     """
-    num_hiddens = checks.positive_int("num_hiddens", num_hiddens)
+    num_hiddens = checks.even_int("num_hiddens", num_hiddens)
     num_positions = checks.positive_int("num_positions", num_positions)
     pairs = num_hiddens // 2
-    if num_hiddens % 2:
-        raise ValueError(f"num_hiddens must be even so that columns form pairs, got {num_hiddens}")
     if not 0 <= j < pairs:
         raise ValueError(f"j must lie in [0, {pairs - 1}] for num_hiddens={num_hiddens}, got {j}")
     for name, position in (("i", i), ("i + delta", i + delta)):

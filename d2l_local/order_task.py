@@ -8,6 +8,7 @@ self-attention layer with a choice of positional information, trained by
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 import torch
@@ -97,8 +98,6 @@ def train_classifier(model: nn.Module, tokens: torch.Tensor, labels: torch.Tenso
 
     ``progress`` wraps the step range (pass ``tqdm`` for a progress bar).
     """
-    import time
-
     num_steps = checks.positive_int("num_steps", num_steps)
     batch_size = checks.positive_int("batch_size", batch_size)
     device = next(model.parameters()).device

@@ -33,18 +33,16 @@ def sinusoidal_encoding(max_len: int, num_hiddens: int,
     return P.to(dtype)
 
 
-class PositionalEncoding(nn.Module):
-    """Add the sinusoidal table P to inputs of shape (batch_size, num_steps, num_hiddens)."""
+class _AddedPositions(nn.Module):
+    """Shared by both tables: checks the input and adds the first rows of ``self.P``."""
 
     P: torch.Tensor
 
-    def __init__(self, num_hiddens: int, dropout: float, max_len: int = 1000) -> None:
+    def __init__(self, num_hiddens: int, dropout: float, max_len: int) -> None:
         super().__init__()
         self.num_hiddens = checks.positive_int("num_hiddens", num_hiddens)
         self.max_len = checks.positive_int("max_len", max_len)
         self.dropout = nn.Dropout(checks.probability("dropout", dropout))
-        # Shape (1, max_len, num_hiddens), like d2l's P, so it broadcasts over the batch.
-        self.register_buffer("P", sinusoidal_encoding(max_len, num_hiddens)[None], persistent=False)
 
     def forward(self, X: torch.Tensor) -> torch.Tensor:
         checks.floating("X", checks.tensor("X", X, 3))
@@ -58,7 +56,16 @@ class PositionalEncoding(nn.Module):
         return self.dropout(X + self.P[:, :num_steps, :].to(X.dtype))
 
 
-class LearnedPositionalEmbedding(nn.Module):
+class PositionalEncoding(_AddedPositions):
+    """Add the sinusoidal table P to inputs of shape (batch_size, num_steps, num_hiddens)."""
+
+    def __init__(self, num_hiddens: int, dropout: float, max_len: int = 1000) -> None:
+        super().__init__(num_hiddens, dropout, max_len)
+        # Shape (1, max_len, num_hiddens), like d2l's P, so it broadcasts over the batch.
+        self.register_buffer("P", sinusoidal_encoding(max_len, num_hiddens)[None], persistent=False)
+
+
+class LearnedPositionalEmbedding(_AddedPositions):
     """A trainable table P (Section 5): same calls and checks as ``PositionalEncoding``.
 
     Each of the ``max_len`` rows is a parameter, so only positions seen in
@@ -66,10 +73,5 @@ class LearnedPositionalEmbedding(nn.Module):
     """
 
     def __init__(self, num_hiddens: int, dropout: float, max_len: int = 1000) -> None:
-        super().__init__()
-        self.num_hiddens = checks.positive_int("num_hiddens", num_hiddens)
-        self.max_len = checks.positive_int("max_len", max_len)
-        self.dropout = nn.Dropout(checks.probability("dropout", dropout))
+        super().__init__(num_hiddens, dropout, max_len)
         self.P = nn.Parameter(0.02 * torch.randn(1, max_len, num_hiddens))
-
-    forward = PositionalEncoding.forward

@@ -23,19 +23,11 @@ def frequencies(num_hiddens: int, dtype: torch.dtype = torch.float64) -> torch.T
     return (10000.0 ** -exponents).to(dtype)
 
 
-def _even_width(num_hiddens: int) -> int:
-    num_hiddens = checks.positive_int("num_hiddens", num_hiddens)
-    if num_hiddens % 2:
-        raise ValueError(f"num_hiddens must be even so that columns form (sin, cos) pairs, "
-                         f"got {num_hiddens}")
-    return num_hiddens
-
-
 def rotation_matrix(delta: float, num_hiddens: int, dtype: torch.dtype = torch.float64) -> torch.Tensor:
     """The (d, d) block-diagonal M(delta) with blocks [[cos dw_j, sin dw_j], [-sin dw_j, cos dw_j]]."""
     if isinstance(delta, bool) or not isinstance(delta, numbers.Real):
         raise TypeError(f"delta must be a number, got {type(delta).__name__}")
-    angles = delta * frequencies(_even_width(num_hiddens))
+    angles = delta * frequencies(checks.even_int("num_hiddens", num_hiddens))
     cos, sin = torch.cos(angles), torch.sin(angles)
     blocks = torch.stack([torch.stack([cos, sin], -1), torch.stack([-sin, cos], -1)], -2)
     return torch.block_diag(*blocks).to(dtype)
@@ -62,7 +54,7 @@ def rope(X: torch.Tensor, positions: torch.Tensor | None = None) -> torch.Tensor
     m - n only, not on m and n separately.
     """
     checks.floating("X", checks.tensor("X", X, (2, 3, 4)))
-    num_steps, num_hiddens = X.shape[-2], _even_width(X.shape[-1])
+    num_steps, num_hiddens = X.shape[-2], checks.even_int("num_hiddens", X.shape[-1])
     if positions is None:
         positions = torch.arange(num_steps, device=X.device)
     elif tuple(positions.shape) != (num_steps,):

@@ -42,3 +42,11 @@ def test_tensor_checks_type_and_dimensions():
 def test_floating_rejects_integer_tensors():
     with pytest.raises(TypeError, match="X must have a floating-point dtype, got torch.int64"):
         checks.floating("X", torch.zeros(2, dtype=torch.long))
+
+
+def test_even_int_names_the_parameter_and_the_reason():
+    assert checks.even_int("num_hiddens", 8) == 8
+    with pytest.raises(ValueError, match=r"num_hiddens must be even so that columns form \(sin, cos\) pairs, got 7"):
+        checks.even_int("num_hiddens", 7)
+    with pytest.raises(ValueError, match="num_hiddens must be an integer >= 1, got 0"):
+        checks.even_int("num_hiddens", 0)
