@@ -1,20 +1,47 @@
-"""Controls that redraw a figure when the reader picks other values.
+"""Controls that show a figure for the values a reader picks.
 
 Section 1 uses one for the number of heads, Section 3 for the encoding width
-d, Section 4 for the offset and the frequency pair. In a live kernel
-(Jupyter, Colab, Binder) ``choice_control`` and ``choice_controls`` return
-ipywidgets sliders that call the notebook's own drawing function, so the
-figure a reader sees for a value is exactly what that function draws.
+d, Section 4 for the offset and the frequency pair. A notebook calls
+``choice_controls`` (or ``choice_control``) once; the call draws the figure
+for every combination of values the sliders offer and displays as one
+output with two faces:
+
+* in a live kernel (Jupyter, Colab, Binder) ipywidgets sliders that swap the
+  figure in place;
+* in the built HTML book, where no kernel runs, plain HTML range inputs with a
+  small script that swaps between the same figures, stored in the page
+  (gzip-compressed) so that nothing is fetched from the network.
+
+Front ends with a widget manager pick the widget view; the book's build drops
+that view (``nb_mime_priority_overrides`` in ``_config.yml``) and shows the
+HTML. Either way the figure for a value is exactly what ``draw`` made for it.
 """
 from __future__ import annotations
 
+import base64
+import gzip
+import hashlib
+import html
+import io
+import itertools
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
 from typing import Any
 
+import matplotlib
 from matplotlib import pyplot as plt
 
-__all__ = ["Choice", "choice_control", "choice_controls"]
+__all__ = ["Choice", "Controls", "choice_control", "choice_controls", "render_svg"]
+
+MAX_FRAMES = 512
+_SCRIPT = Path(__file__).with_name("controls.js")
+_STYLE = (".d2l-control-row{display:flex;align-items:center;gap:.6em;margin:.25em 0}"
+          ".d2l-control-row label{min-width:9em;margin:0}"
+          ".d2l-control-row output{font-weight:600;min-width:3ch}"
+          ".d2l-control-frame{display:block;max-width:100%;height:auto;margin-top:.4em}")
 
 
 @dataclass(frozen=True)
@@ -33,37 +60,146 @@ class Choice:
                              f"{list(self.options)}, got {self.value!r}")
 
 
-def choice_controls(draw: Callable[..., None], *choices: Choice):
-    """Sliders for ``choices`` that call ``draw(*values)`` whenever one moves.
+def render_svg(draw: Callable[..., None], *values: Any) -> str:
+    """Call ``draw(*values)`` and return the one figure it made as SVG text.
 
-    ``draw`` makes a matplotlib figure; the control shows it below the
-    sliders and replaces it on every change (arrow keys move a focused slider).
+    The SVG is reproducible (fixed hash salt, no date) and cut to the drawn
+    area as an inline notebook figure is. The figure is closed afterwards.
     """
-    import ipywidgets as widgets
+    before = set(plt.get_fignums())
+    if before:
+        raise RuntimeError("choice_controls needs no open figure when it starts drawing; "
+                           f"show or close figures {sorted(before)} first (plt.show())")
+    try:
+        draw(*values)
+    finally:
+        made = [n for n in plt.get_fignums() if n not in before]
+        figures = [plt.figure(n) for n in made]
+        for figure in figures:
+            plt.close(figure)
+    if len(figures) != 1:
+        raise RuntimeError(f"draw must make exactly one figure for values {values}, "
+                           f"it made {len(figures)}")
+    buffer = io.StringIO()
+    with matplotlib.rc_context({"svg.hashsalt": "d2l_local", "svg.fonttype": "none"}):
+        figures[0].savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None})
+    return buffer.getvalue()
 
-    if not callable(draw):
-        raise TypeError(f"draw must be callable, got {type(draw).__name__}")
-    if not choices:
-        raise ValueError("choices must hold at least one Choice")
-    sliders = [widgets.SelectionSlider(options=list(c.options), value=c.value,
-                                       description=c.description, continuous_update=False,
-                                       style={"description_width": "initial"})
-               for c in choices]
-    figure = widgets.Output()
 
-    def redraw(_change=None) -> None:
-        with figure:
-            figure.clear_output(wait=True)
-            draw(*(slider.value for slider in sliders))
-            plt.show()
+class Controls:
+    """Sliders over ``choices`` and the figure ``draw`` makes for their values.
 
-    for slider in sliders:
-        slider.observe(redraw, names="value")
-    redraw()
-    return widgets.VBox([*sliders, figure])
+    Displaying it shows ipywidgets in a live kernel and static HTML controls
+    elsewhere. ``frames`` maps each tuple of values to its SVG.
+    """
+
+    def __init__(self, draw: Callable[..., None], choices: Sequence[Choice],
+                 alt: Callable[..., str]):
+        if not callable(draw):
+            raise TypeError(f"draw must be callable, got {type(draw).__name__}")
+        if not callable(alt):
+            raise TypeError(f"alt must be callable (values -> text), got {type(alt).__name__}")
+        if not choices:
+            raise ValueError("choices must hold at least one Choice")
+        for choice in choices:
+            if not isinstance(choice, Choice):
+                raise TypeError(f"choices must be Choice objects, got {type(choice).__name__}")
+        combinations = list(itertools.product(*(c.options for c in choices)))
+        if len(combinations) > MAX_FRAMES:
+            raise ValueError(f"the choices offer {len(combinations)} combinations of values; "
+                             f"at most {MAX_FRAMES} figures can be stored with a page")
+        self.choices = tuple(choices)
+        self.start = tuple(c.value for c in choices)
+        # Alt texts first: a bad alt fails before any figure is drawn.
+        self.alts = {values: _alt_text(alt, values) for values in combinations}
+        self.frames = {values: render_svg(draw, *values) for values in combinations}
+
+    @cached_property
+    def widget(self):
+        """The live face: one SelectionSlider per choice above the figure."""
+        import ipywidgets as widgets
+
+        sliders = [widgets.SelectionSlider(options=list(c.options), value=c.value,
+                                           description=c.description, continuous_update=True,
+                                           style={"description_width": "initial"})
+                   for c in self.choices]
+        figure = widgets.Output()
+
+        def show(_change=None) -> None:
+            values = tuple(slider.value for slider in sliders)
+            figure.outputs = (_svg_output(self.frames[values], self.alts[values]),)
+
+        for slider in sliders:
+            slider.observe(show, names="value")
+        show()
+        return widgets.VBox([*sliders, figure])
+
+    def to_html(self) -> str:
+        """The static face: labelled range inputs, the starting figure, and the script."""
+        labels = [[str(option) for option in c.options] for c in self.choices]
+        frames = [self.frames[values] for values in self.frames]
+        alts = [self.alts[values] for values in self.frames]
+        unpacked = json.dumps({"frames": frames, "alts": alts}).encode()
+        digest = hashlib.sha256(unpacked).hexdigest()
+        packed = base64.b64encode(gzip.compress(unpacked, compresslevel=9, mtime=0)).decode()
+        name = f"d2l-control-{digest[:12]}"
+        rows = []
+        for k, (choice, texts) in enumerate(zip(self.choices, labels)):
+            position = list(choice.options).index(choice.value)
+            rows.append(
+                f'<div class="d2l-control-row">'
+                f'<label for="{name}-{k}">{html.escape(choice.description)}</label> '
+                f'<input type="range" class="d2l-control-input" id="{name}-{k}" min="0" '
+                f'max="{len(texts) - 1}" step="1" value="{position}" '
+                f'aria-valuetext="{html.escape(texts[position])}" disabled> '
+                f'<output class="d2l-control-value" for="{name}-{k}">'
+                f'{html.escape(texts[position])}</output></div>')
+        start = self.frames[self.start]
+        source = base64.b64encode(start.encode()).decode()
+        data = json.dumps({"labels": labels, "packed": packed}).replace("</", "<\\/")
+        return (
+            f'<div class="d2l-control" id="{name}" data-frames="{len(frames)}" '
+            f'data-frames-sha256="{digest}"><style>{_STYLE}</style>'
+            + "".join(rows)
+            + '<p class="d2l-control-status" role="status">'
+            '<noscript>Moving the sliders needs JavaScript.</noscript></p>'
+            f'<img class="d2l-control-frame" src="data:image/svg+xml;base64,{source}" '
+            f'alt="{html.escape(self.alts[self.start])}">'
+            f'<script type="application/json" class="d2l-control-data">{data}</script>'
+            f'<script>{_SCRIPT.read_text()}</script></div>')
+
+    def _repr_mimebundle_(self, include=None, exclude=None) -> dict[str, Any]:
+        bundle = dict(self.widget._repr_mimebundle_())
+        names = ", ".join(c.description for c in self.choices)
+        bundle["text/plain"] = f"Controls for {names}: {len(self.frames)} figures"
+        bundle["text/html"] = self.to_html()
+        return bundle
+
+
+def _alt_text(alt: Callable[..., str], values: tuple) -> str:
+    text = alt(*values)
+    if not isinstance(text, str) or not text.strip():
+        raise ValueError(f"alt must return a non-empty description, got {text!r} for {values}")
+    return text
+
+
+def _svg_output(svg: str, alt: str) -> dict[str, Any]:
+    return {"output_type": "display_data", "metadata": {},
+            "data": {"image/svg+xml": svg, "text/plain": alt}}
+
+
+def choice_controls(draw: Callable[..., None], *choices: Choice,
+                    alt: Callable[..., str]) -> Controls:
+    """Sliders for ``choices``; the figure shown is ``draw(*values)``.
+
+    ``draw`` makes one matplotlib figure; it is called once for every
+    combination of values, here and now. ``alt(*values)`` describes that
+    figure in words for readers who cannot see it.
+    """
+    return Controls(draw, choices, alt)
 
 
 def choice_control(draw: Callable[[Any], None], options: Sequence[Any], value: Any,
-                   description: str):
-    """One slider over ``options`` that calls ``draw(value)`` on every change."""
-    return choice_controls(draw, Choice(description, options, value))
+                   description: str, *, alt: Callable[[Any], str]) -> Controls:
+    """One slider over ``options``; the figure shown is ``draw(value)``."""
+    return choice_controls(draw, Choice(description, options, value), alt=alt)

@@ -1,4 +1,12 @@
-"""Shared test setup: a non-interactive matplotlib backend and the repository root."""
+"""Shared test setup: a non-interactive matplotlib backend, the repository root,
+and, for the browser tests, the built book served on localhost to Debian's
+Chromium with every other host cut off."""
+from __future__ import annotations
+
+import functools
+import http.server
+import threading
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import matplotlib
@@ -7,6 +15,12 @@ import pytest
 matplotlib.use("Agg")
 
 ROOT = Path(__file__).resolve().parent.parent
+HTML = ROOT / "_build" / "html"
+CHROMIUM = Path("/usr/bin/chromium")
+# Every page of sphinx-book-theme 1.3 carries the same inline thebe script twice;
+# the second copy throws this. It is upstream's, harmless, and the only page
+# error these tests accept.
+KNOWN_PAGE_ERRORS = ("Identifier 'THEBE_JS_URL' has already been declared",)
 
 
 @pytest.fixture(autouse=True)
@@ -17,3 +31,75 @@ def close_figures():
     plt.close("all")
     yield
     plt.close("all")
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # noqa: A002 - the base class's name
+        pass
+
+
+@pytest.fixture(scope="session")
+def book_url():
+    """The built book (``make test`` builds it first) served on 127.0.0.1."""
+    assert (HTML / "index.html").is_file(), f"{HTML} is missing: run `make book` first"
+    handler = functools.partial(_QuietHandler, directory=str(HTML))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    """Debian's Chromium (Playwright's own browser download does not work here)."""
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium package "
+                    "(`apt-get install chromium`, as .ci/run does)")
+    return {**browser_type_launch_args, "executable_path": str(CHROMIUM),
+            "args": ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                     "--disable-background-networking", "--disable-component-update",
+                     "--disable-sync"]}
+
+
+@dataclass
+class Visit:
+    """A browser page on the served book that records what must not happen."""
+
+    page: object
+    base: str
+    outside: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+
+    def goto(self, path: str):
+        response = self.page.goto(self.base + path)
+        assert response is not None and response.ok, f"{path}: HTTP {response and response.status}"
+        self.page.wait_for_load_state("load")
+        return self.page
+
+    def unexpected_errors(self) -> list[str]:
+        return [e for e in self.errors if not any(known in e for known in KNOWN_PAGE_ERRORS)]
+
+
+@pytest.fixture
+def visit(page, book_url):
+    """A page whose requests to any host but the book's server are aborted and
+    recorded; the test fails if one was made or a script threw."""
+    record = Visit(page, book_url)
+
+    def route(request_route):
+        url = request_route.request.url
+        if url.startswith(book_url):
+            request_route.continue_()
+        else:
+            record.outside.append(url)
+            request_route.abort()
+
+    page.route("**/*", route)
+    page.on("pageerror", lambda error: record.errors.append(str(error)))
+    page.on("requestfailed", lambda request: record.failed.append(request.url))
+    yield record
+    assert record.outside == [], f"requests left the book's host: {record.outside}"
+    assert record.unexpected_errors() == [], f"page errors: {record.unexpected_errors()}"

@@ -32,7 +32,8 @@ def test_launch_buttons_open_this_pages_notebook(name):
 
 @pytest.mark.parametrize("name", CHAPTERS)
 def test_every_figure_exists_and_has_alt_text(name):
-    figures = [img for img in _page(name).select("article img")]
+    figures = [img for img in _page(name).select("article img")
+               if "d2l-control-frame" not in img.get("class", [])]
     notebook = nbformat.read(ROOT / "chapters" / f"{name}.ipynb", as_version=4)
     shown = [out for cell in notebook.cells if "remove-output" not in cell.metadata.get("tags", [])
              for out in cell.get("outputs", []) if "image/svg+xml" in out.get("data", {})]
@@ -40,6 +41,16 @@ def test_every_figure_exists_and_has_alt_text(name):
     for img in figures:
         assert img.get("alt", "").strip(), f"figure without alt text: {img['src']}"
         assert (HTML / "chapters" / img["src"]).resolve().is_file(), img["src"]
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_every_control_shows_its_starting_figure_with_alt_text(name):
+    for control in _page(name).select("article .d2l-control"):
+        image = control.select_one("img.d2l-control-frame")
+        assert image["src"].startswith("data:image/svg+xml;base64,")
+        assert image.get("alt", "").strip()
+        for slider in control.select("input[type=range]"):
+            assert control.select_one(f'label[for="{slider["id"]}"]').get_text(strip=True)
 
 
 def test_self_attention_page_shows_the_computed_numbers():

@@ -1,43 +1,142 @@
+"""d2l_local.widgets: one call gives live sliders and static HTML over the same figures."""
+import base64
+import gzip
+import hashlib
+import json
+import re
+
 import ipywidgets
 import pytest
+from bs4 import BeautifulSoup
+from matplotlib import pyplot as plt
 
 import d2l_local as d2l
+from d2l_local.widgets import MAX_FRAMES, render_svg
 
 
-def test_choice_control_draws_the_start_value_then_every_new_one():
-    drawn = []
-    control = d2l.choice_control(drawn.append, options=[1, 2, 4], value=2,
-                                 description="number of heads")
-    slider, output = control.children
-    assert isinstance(slider, ipywidgets.SelectionSlider)
-    assert isinstance(output, ipywidgets.Output)
-    assert slider.description == "number of heads" and slider.options == (1, 2, 4)
-    assert drawn == [2]
-    slider.value = 4
-    slider.value = 1
-    assert drawn == [2, 4, 1]
+def draw_line(slope, offset=0):
+    plt.figure(figsize=(2, 2))
+    plt.plot([0, 1], [offset, offset + slope])
+    plt.title(f"slope {slope}, offset {offset}")
 
 
-@pytest.mark.parametrize("kwargs, error, message", [
+def describe(slope, offset=0):
+    return f"A line of slope {slope} starting at {offset}"
+
+
+def unpack(control) -> tuple[BeautifulSoup, dict, dict]:
+    soup = BeautifulSoup(control.to_html(), "html.parser")
+    data = json.loads(soup.select_one("script.d2l-control-data").string)
+    raw = gzip.decompress(base64.b64decode(data["packed"]))
+    root = soup.select_one(".d2l-control")
+    assert root["data-frames-sha256"] == hashlib.sha256(raw).hexdigest()
+    return soup, data, json.loads(raw)
+
+
+def test_each_frame_is_what_draw_makes_for_its_values():
+    control = d2l.choice_controls(draw_line, d2l.Choice("slope", [1, 2, 3], 2),
+                                  d2l.Choice("offset", [0, 5], 5), alt=describe)
+    assert list(control.frames) == [(1, 0), (1, 5), (2, 0), (2, 5), (3, 0), (3, 5)]
+    for values, svg in control.frames.items():
+        assert svg == render_svg(draw_line, *values)
+        assert f"slope {values[0]}, offset {values[1]}" in svg
+    assert len(set(control.frames.values())) == 6
+    assert plt.get_fignums() == [], "every figure drawn for a frame is closed"
+
+
+def test_static_html_is_labelled_starts_at_the_value_and_packs_every_frame():
+    control = d2l.choice_controls(draw_line, d2l.Choice("slope", [1, 2, 3], 2),
+                                  d2l.Choice("offset", [0, 5], 5), alt=describe)
+    soup, data, unpacked = unpack(control)
+    inputs = soup.select("input.d2l-control-input")
+    for input_, (label, position, text) in zip(inputs, [("slope", 1, "2"), ("offset", 1, "5")]):
+        assert input_["type"] == "range" and input_["min"] == "0"
+        assert input_["value"] == str(position) and input_["aria-valuetext"] == text
+        assert soup.select_one(f'label[for="{input_["id"]}"]').string == label
+        assert soup.select_one(f'output[for="{input_["id"]}"]').string == text
+    assert [i["max"] for i in inputs] == ["2", "1"]
+    assert data["labels"] == [["1", "2", "3"], ["0", "5"]]
+    assert unpacked["frames"] == list(control.frames.values())
+    assert unpacked["alts"] == [describe(*v) for v in control.frames]
+    image = soup.select_one("img.d2l-control-frame")
+    assert base64.b64decode(image["src"].split(",", 1)[1]).decode() == control.frames[(2, 5)]
+    assert image["alt"] == describe(2, 5)
+    assert "DecompressionStream" in soup.select("script")[-1].string
+
+
+def test_static_html_is_the_same_on_every_run():
+    first = d2l.choice_control(draw_line, [1, 2], 1, "slope", alt=describe).to_html()
+    second = d2l.choice_control(draw_line, [1, 2], 1, "slope", alt=describe).to_html()
+    assert first == second
+
+
+def test_mime_bundle_offers_the_widget_view_and_the_static_html():
+    control = d2l.choice_control(draw_line, [1, 2], 2, "slope", alt=describe)
+    bundle = control._repr_mimebundle_()
+    assert set(bundle) == {"text/plain", "text/html",
+                           "application/vnd.jupyter.widget-view+json"}
+    assert bundle["text/plain"] == "Controls for slope: 2 figures"
+    assert bundle["application/vnd.jupyter.widget-view+json"]["model_id"] == \
+        control.widget.model_id
+
+
+def test_live_sliders_show_the_frame_of_their_values():
+    control = d2l.choice_controls(draw_line, d2l.Choice("slope", [1, 2, 3], 2),
+                                  d2l.Choice("offset", [0, 5], 0), alt=describe)
+    slope, offset, figure = control.widget.children
+    assert isinstance(slope, ipywidgets.SelectionSlider) and slope.description == "slope"
+    assert isinstance(figure, ipywidgets.Output)
+
+    def shown():
+        (output,) = figure.outputs
+        return output["data"]["image/svg+xml"], output["data"]["text/plain"]
+
+    assert shown() == (control.frames[(2, 0)], describe(2, 0))
+    slope.value = 3
+    offset.value = 5
+    assert shown() == (control.frames[(3, 5)], describe(3, 5))
+
+
+@pytest.mark.parametrize("arguments, error, message", [
     ({"options": [], "value": 1}, ValueError, "options of 'd' must offer at least one value"),
     ({"options": [1, 2, 4], "value": 3}, ValueError,
      r"value of 'd' must be one of options \[1, 2, 4\], got 3"),
     ({"draw": "not a function"}, TypeError, "draw must be callable, got str"),
+    ({"alt": "a line"}, TypeError, r"alt must be callable \(values -> text\), got str"),
+    ({"alt": lambda value: ""}, ValueError, "alt must return a non-empty description"),
+    ({"options": list(range(MAX_FRAMES + 1)), "value": 0}, ValueError,
+     f"offer {MAX_FRAMES + 1} combinations of values; at most {MAX_FRAMES}"),
+    ({"draw": lambda value: None}, RuntimeError, "draw must make exactly one figure"),
+    ({"draw": lambda value: (plt.figure(), plt.figure())}, RuntimeError,
+     "draw must make exactly one figure for values \\(1,\\), it made 2"),
 ])
-def test_choice_control_rejects_bad_arguments(kwargs, error, message):
-    arguments = {"draw": print, "options": [1, 2], "value": 1, "description": "d", **kwargs}
+def test_bad_arguments_are_refused_and_leave_no_figure(arguments, error, message):
+    arguments = {"draw": draw_line, "options": [1, 2], "value": 1, "description": "d",
+                 "alt": describe, **arguments}
     with pytest.raises(error, match=message):
         d2l.choice_control(**arguments)
+    assert plt.get_fignums() == []
 
 
-def test_choice_controls_pass_every_slider_value():
-    drawn = []
-    control = d2l.choice_controls(lambda d, j: drawn.append((d, j)),
-                                  d2l.Choice("d", [16, 32], 32), d2l.Choice("j", [0, 1, 2], 1))
-    d_slider, j_slider, _ = control.children
-    assert drawn == [(32, 1)]
-    j_slider.value = 2
-    d_slider.value = 16
-    assert drawn == [(32, 1), (32, 2), (16, 2)]
+def test_draw_that_raises_leaves_no_figure():
+    def half_drawn(value):
+        plt.figure()
+        raise ValueError(f"value must be small, got {value}")
+
+    with pytest.raises(ValueError, match="value must be small, got 1"):
+        d2l.choice_control(half_drawn, [1], 1, "value", alt=describe)
+    assert plt.get_fignums() == []
+
+
+def test_an_open_figure_is_not_drawn_over():
+    plt.figure()
+    with pytest.raises(RuntimeError, match=re.escape("show or close figures [1] first")):
+        d2l.choice_control(draw_line, [1], 1, "slope", alt=describe)
+    assert plt.get_fignums() == [1]
+
+
+def test_choices_must_be_given_as_choice_objects():
     with pytest.raises(ValueError, match="choices must hold at least one Choice"):
-        d2l.choice_controls(print)
+        d2l.choice_controls(draw_line, alt=describe)
+    with pytest.raises(TypeError, match="choices must be Choice objects, got tuple"):
+        d2l.choice_controls(draw_line, ("slope", [1], 1), alt=describe)

@@ -1,0 +1,49 @@
+// Static side of d2l_local.widgets.choice_controls: in the built HTML there is
+// no kernel, so the sliders switch between figures drawn at build time. The
+// figures travel gzip-compressed (they differ little from one another) and are
+// unpacked once with the browser's DecompressionStream.
+(function (script) {
+  "use strict";
+  const root = script.closest(".d2l-control");
+  if (!root || root.dataset.ready) return;
+  const data = JSON.parse(root.querySelector("script.d2l-control-data").textContent);
+  const inputs = Array.from(root.querySelectorAll("input.d2l-control-input"));
+  const shown = Array.from(root.querySelectorAll("output.d2l-control-value"));
+  const image = root.querySelector("img.d2l-control-frame");
+  const status = root.querySelector(".d2l-control-status");
+
+  function fail(message) {
+    status.textContent = message;
+    root.dataset.ready = "failed";
+  }
+  if (typeof DecompressionStream === "undefined") {
+    fail("This browser cannot unpack the other figures; the one shown is for the starting values.");
+    return;
+  }
+  const packed = Uint8Array.from(atob(data.packed), (c) => c.charCodeAt(0));
+  const unpacked = new Blob([packed]).stream().pipeThrough(new DecompressionStream("gzip"));
+
+  new Response(unpacked).json().then(({ frames, alts }) => {
+    function show() {
+      let index = 0;
+      inputs.forEach((input, k) => {
+        const position = Number(input.value);
+        const label = data.labels[k][position];
+        input.setAttribute("aria-valuetext", label);
+        shown[k].textContent = label;
+        index = index * data.labels[k].length + position;
+      });
+      image.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(frames[index]);
+      image.alt = alts[index];
+      root.dataset.frame = String(index);
+    }
+    inputs.forEach((input) => {
+      input.addEventListener("input", show);
+      input.disabled = false;
+    });
+    status.textContent = "";
+    root.dataset.ready = "true";
+  }).catch((error) => {
+    fail("The other figures could not be unpacked: " + error);
+  });
+})(document.currentScript);
