@@ -10,7 +10,7 @@ export IPYKERNEL_CELL_NAME := <IPY-INPUT>
 CHAPTERS_MD := $(wildcard chapters/*.md)
 LIBRARY := $(wildcard d2l_local/*.py) pyproject.toml
 
-.PHONY: book test references setup-cell clean clean-all
+.PHONY: book test bench references setup-cell clean clean-all
 
 $(BIN)/.book-env: requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -29,7 +29,10 @@ _build/.library-stamp: $(LIBRARY) requirements.txt
 	mkdir -p _build
 	touch $@
 
+# prime_cache.py executes the chapters into jupyter-cache in parallel (the build
+# alone would run them one by one); the build then takes them from the cache.
 book: $(BIN)/.book-env _build/.library-stamp
+	$(BIN)/python tools/prime_cache.py _build/.jupyter_cache $(CHAPTERS_MD)
 	$(BIN)/jupyter-book build . --builder html -W -n --keep-going
 	@echo "Book built: open _build/html/index.html"
 
@@ -38,6 +41,11 @@ test: $(BIN)/.test-env book
 	$(BIN)/python tools/setup_cell.py --check
 	$(BIN)/python -m pytest tests chapters --nbval --nbval-current-env \
 		--nbval-sanitize-with tests/nbval_sanitize.cfg
+
+# Benchmark report (minutes): cold and warm build, nbval, make test, live
+# control redraw times in a kernel, page weights. Prints; never fails on a target.
+bench: $(BIN)/.test-env
+	$(BIN)/python tools/bench.py
 
 # Regenerate the executed reference notebooks (what Colab opens and nbval
 # compares) by executing each chapter whole from its MyST source.

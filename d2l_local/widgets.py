@@ -108,6 +108,7 @@ class Controls:
         if len(combinations) > MAX_FRAMES:
             raise ValueError(f"the choices offer {len(combinations)} combinations of values; "
                              f"at most {MAX_FRAMES} figures can be stored with a page")
+        self.draw, self.describe = draw, alt
         self.choices = tuple(choices)
         self.start = tuple(c.value for c in choices)
         # Alt texts first: a bad alt fails before any figure is drawn.

@@ -1,0 +1,174 @@
+"""Benchmark report for this machine (``make bench``): build and test times,
+how fast each live control redraws in a kernel, and the weight of each page.
+
+Prints figures against the targets; it never fails on a missed target
+(benchmarks report, tests decide). Takes several minutes: it rebuilds the
+book from nothing and runs ``make test``.
+"""
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import jupytext
+from bs4 import BeautifulSoup
+from jupyter_client.manager import start_new_kernel
+
+ROOT = Path(__file__).resolve().parent.parent
+HTML = ROOT / "_build" / "html"
+CHROMIUM = "/usr/bin/chromium"
+TARGETS = {"cold build": 60.0, "warm rebuild": 10.0, "redraw median": 50.0, "redraw p95": 100.0,
+           "page": 2 * 1024 * 1024}
+
+# Runs in each chapter's kernel after its cells: time every control found in Out.
+MEASURE = r"""
+import json as _json, random as _random, statistics as _stats, time as _time
+from d2l_local.widgets import Controls as _Controls, render_svg as _render_svg
+
+def _measure(control, moves=60, fresh=8):
+    rng = _random.Random(0)
+    sliders = list(control.widget.children[:-1])
+    times = []
+    for _ in range(moves):
+        slider = rng.choice(sliders)
+        value = rng.choice([o for o in slider.options if o != slider.value] or [slider.value])
+        start = _time.perf_counter()
+        slider.value = value
+        times.append((_time.perf_counter() - start) * 1000)
+    combos = list(control.frames)
+    draws = []
+    for values in rng.sample(combos, min(fresh, len(combos))):
+        start = _time.perf_counter()
+        _render_svg(control.draw, *values)
+        draws.append((_time.perf_counter() - start) * 1000)
+    start = _time.perf_counter()
+    _Controls(control.draw, control.choices, control.describe)
+    precompute = _time.perf_counter() - start
+    times.sort()
+    return {"names": ", ".join(c.description for c in control.choices),
+            "frames": len(control.frames), "median_ms": _stats.median(times),
+            "p95_ms": times[int(0.95 * (len(times) - 1))], "draw_ms": _stats.median(draws),
+            "precompute_s": precompute}
+
+print("BENCH" + _json.dumps([_measure(v) for v in Out.values() if isinstance(v, _Controls)]))
+"""
+
+
+def timed(command: list[str], **kwargs) -> float:
+    start = time.perf_counter()
+    subprocess.run(command, cwd=ROOT, check=True, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.STDOUT, **kwargs)
+    return time.perf_counter() - start
+
+
+def run_in_kernel(chapter: Path) -> list[dict]:
+    """Execute a chapter's code cells in a fresh kernel, then MEASURE; return its report."""
+    notebook = jupytext.read(chapter)
+    manager, client = start_new_kernel(cwd=str(chapter.parent))
+    printed = []
+
+    def hook(message):
+        if message["msg_type"] == "stream":
+            printed.append(message["content"]["text"])
+        elif message["msg_type"] == "error":
+            raise RuntimeError("\n".join(message["content"]["traceback"]))
+
+    try:
+        for cell in notebook.cells:
+            if cell.cell_type == "code":
+                client.execute_interactive(cell.source, timeout=600, output_hook=hook)
+        printed.clear()
+        client.execute_interactive(MEASURE, timeout=600, output_hook=hook)
+    finally:
+        client.stop_channels()
+        manager.shutdown_kernel(now=True)
+    line = next(l for l in "".join(printed).splitlines() if l.startswith("BENCH"))
+    return json.loads(line[len("BENCH"):])
+
+
+def page_weights() -> list[tuple[str, int, int, int]]:
+    """(page, HTML bytes, its image files, every byte Chromium loads for it cold)."""
+    from playwright.sync_api import sync_playwright
+
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(HTML))
+    handler.log_message = lambda *args: None
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}/"
+    pages = sorted(p.relative_to(HTML).as_posix() for p in HTML.glob("*.html")) + \
+        sorted(p.relative_to(HTML).as_posix() for p in HTML.glob("chapters/*.html"))
+    rows = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        for name in pages:
+            if name == "index.html":
+                continue  # a redirect to intro.html
+            soup = BeautifulSoup((HTML / name).read_text(), "html.parser")
+            images = sum((HTML / name).parent.joinpath(img["src"]).stat().st_size
+                         for img in soup.select("img[src]") if not img["src"].startswith("data:"))
+            context = browser.new_context()
+            page = context.new_page()
+            loaded = []
+            page.on("response", lambda r: loaded.append(r))
+            page.goto(base + name)
+            page.wait_for_load_state("networkidle")
+            total = sum(len(r.body()) for r in loaded if r.ok)
+            context.close()
+            rows.append((name, (HTML / name).stat().st_size, images, total))
+        browser.close()
+    server.shutdown()
+    return rows
+
+
+def verdict(value: float, target: float) -> str:
+    return "meets" if value <= target else "MISSES"
+
+
+def main() -> None:
+    make = shutil.which("make") or "make"
+    print(f"Benchmark on {os.cpu_count()} cores, Python {sys.version.split()[0]}\n", flush=True)
+    shutil.rmtree(ROOT / "_build", ignore_errors=True)
+    cold = timed([make, "book"])
+    print(f"cold build (environment present, no _build): {cold:6.1f} s  "
+          f"target <= {TARGETS['cold build']:.0f} s: {verdict(cold, TARGETS['cold build'])}", flush=True)
+    warm = timed([make, "book"])
+    print(f"warm rebuild (nothing changed):             {warm:6.1f} s  "
+          f"target <= {TARGETS['warm rebuild']:.0f} s: {verdict(warm, TARGETS['warm rebuild'])}",
+          flush=True)
+    nbval = timed([str(ROOT / ".venv" / "bin" / "python"), "-m", "pytest", "-q", "chapters",
+                   "--nbval", "--nbval-current-env", "--nbval-sanitize-with",
+                   "tests/nbval_sanitize.cfg"], env={**os.environ, "IPYKERNEL_CELL_NAME": "<IPY-INPUT>"})
+    print(f"nbval over every chapter:                   {nbval:6.1f} s", flush=True)
+    whole = timed([make, "test"])
+    print(f"make test (book up to date):                {whole:6.1f} s\n", flush=True)
+
+    print("live controls in a kernel (slider move -> new figure in the Output widget)")
+    print(f"{'chapter':22} {'control':22} {'frames':>6} {'median ms':>9} {'p95 ms':>7} "
+          f"{'draw ms':>8} {'precompute s':>12}")
+    for chapter in sorted((ROOT / "chapters").glob("*.md")):
+        for row in run_in_kernel(chapter):
+            print(f"{chapter.stem:22} {row['names']:22} {row['frames']:6d} {row['median_ms']:9.2f} "
+                  f"{row['p95_ms']:7.2f} {row['draw_ms']:8.1f} {row['precompute_s']:12.1f}  "
+                  f"{verdict(row['median_ms'], TARGETS['redraw median'])}/"
+                  f"{verdict(row['p95_ms'], TARGETS['redraw p95'])}", flush=True)
+    print("  (draw ms: one figure drawn from scratch; precompute s: every figure of the control)\n")
+
+    print("page weights: the page's HTML with its figures (controls' frames are inside the HTML),")
+    print("and everything Chromium loads for it with an empty cache (theme, MathJax, fonts)")
+    print(f"{'page':40} {'HTML KB':>8} {'images KB':>9} {'page+images KB':>14} {'all loaded KB':>13}")
+    for name, html, images, total in page_weights():
+        print(f"{name:40} {html / 1024:8.0f} {images / 1024:9.0f} {(html + images) / 1024:14.0f} "
+              f"{total / 1024:13.0f}  {verdict(html + images, TARGETS['page'])}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,86 @@
+"""Execute the chapters into the book's jupyter-cache, several at a time.
+
+``jupyter-book build`` executes notebooks one after another; this runs them
+in parallel first (one kernel per core), reading each MyST file exactly as
+MyST-NB does, so that the build then finds every chapter in the cache and only
+renders. Chapters that time code run afterwards, one at a time, so that no
+other kernel competes with the clock they read. Chapters already cached (same
+code, same kernel) are skipped.
+Usage: python tools/prime_cache.py CACHE_DIR chapters/NAME.md [...]
+"""
+from __future__ import annotations
+
+import os
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+
+from jupyter_cache import get_cache
+from jupyter_cache.base import CacheBundleIn
+from jupyter_cache.executors.utils import single_nb_execution
+from myst_nb.core.read import read_myst_markdown_notebook
+
+# These chapters measure wall-clock time; a neighbouring kernel would slow them.
+RUN_ALONE = frozenset({"comparing_architectures", "order_experiment"})
+READ_DATA = {"type": "plugin", "name": "myst_nb_md"}  # what MyST-NB records for .md
+
+
+def read(path: Path):
+    return read_myst_markdown_notebook(path.read_text(), add_source_map=True, path=str(path))
+
+
+def one_thread_each() -> None:
+    """Kernels started by this worker use one thread: two kernels with two
+    OpenMP threads each on two cores spin against each other."""
+    os.environ.update(OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
+
+
+def execute(path: Path):
+    """Run one chapter in its own folder, as MyST-NB does; return it and its seconds."""
+    notebook = read(path)
+    result = single_nb_execution(notebook, cwd=str(path.parent), timeout=600,
+                                 allow_errors=False, meta_override=True)
+    if result.err is not None:
+        raise RuntimeError(f"{path} failed:\n{result.exc_string}")
+    return notebook, result.time
+
+
+def store(cache, path: Path, notebook, seconds: float) -> None:
+    record = cache.add_nb_to_project(str(path), read_data=READ_DATA)
+    cache.cache_notebook_bundle(CacheBundleIn(notebook, record.uri,
+                                              data={"execution_seconds": seconds}),
+                                check_validity=False, overwrite=True)
+    print(f"executed {path.name} in {seconds:.1f} s", flush=True)
+
+
+def is_cached(cache, path: Path) -> bool:
+    try:
+        cache.match_cache_notebook(read(path))
+    except KeyError:
+        return False
+    return True
+
+
+def main(cache_dir: str, sources: list[str]) -> None:
+    cache = get_cache(cache_dir)
+    todo = [p for p in (Path(s).resolve() for s in sources) if not is_cached(cache, p)]
+    together = [p for p in todo if p.stem not in RUN_ALONE]
+    alone = [p for p in todo if p.stem in RUN_ALONE]
+    start = time.perf_counter()
+    workers = max(1, min(len(together), os.cpu_count() or 1))
+    # Longest first (source length stands in for run time): the slowest chapter
+    # must not start last.
+    together.sort(key=lambda p: p.stat().st_size, reverse=True)
+    with ProcessPoolExecutor(max_workers=workers, initializer=one_thread_each) as pool:
+        futures = {pool.submit(execute, p): p for p in together}
+        for future in as_completed(futures):
+            store(cache, futures[future], *future.result())
+    for path in alone:
+        store(cache, path, *execute(path))
+    print(f"{len(todo)} of {len(sources)} chapters executed in "
+          f"{time.perf_counter() - start:.1f} s ({len(sources) - len(todo)} cached)")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], sys.argv[2:])
