@@ -1,11 +1,13 @@
 """Execute the chapters into the book's jupyter-cache, several at a time.
 
 ``jupyter-book build`` executes notebooks one after another; this runs them
-in parallel first (one kernel per core), reading each MyST file exactly as
+all at once first (one thread per kernel), reading each MyST file exactly as
 MyST-NB does, so that the build then finds every chapter in the cache and only
-renders. Chapters that time code run afterwards, one at a time, so that no
-other kernel competes with the clock they read. Chapters already cached (same
-code, same kernel) are skipped.
+renders. Every kernel gets one CPU thread, so that kernels sharing the cores
+do not spin against each other's OpenMP threads. Chapters that time code
+run afterwards, at most one per core, so that no other kernel shares the core
+whose clock they read. Chapters already cached (same code, same kernel) are
+skipped.
 Usage: python tools/prime_cache.py CACHE_DIR chapters/NAME.md [...]
 """
 from __future__ import annotations
@@ -21,7 +23,7 @@ from jupyter_cache.base import CacheBundleIn
 from jupyter_cache.executors.utils import single_nb_execution
 from myst_nb.core.read import read_myst_markdown_notebook
 
-# These chapters measure wall-clock time; a neighbouring kernel would slow them.
+# These chapters measure wall-clock time; a kernel sharing their core would slow them.
 RUN_ALONE = frozenset({"comparing_architectures", "order_experiment"})
 READ_DATA = {"type": "plugin", "name": "myst_nb_md"}  # what MyST-NB records for .md
 
@@ -31,8 +33,8 @@ def read(path: Path):
 
 
 def one_thread_each() -> None:
-    """Kernels started by this worker use one thread: two kernels with two
-    OpenMP threads each on two cores spin against each other."""
+    """Kernels started by this worker use one thread: kernels with several
+    OpenMP threads each, sharing few cores, spin against each other."""
     os.environ.update(OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
 
 
@@ -62,22 +64,28 @@ def is_cached(cache, path: Path) -> bool:
     return True
 
 
+def run(cache, paths: list[Path], workers: int) -> None:
+    if not paths:
+        return
+    with ProcessPoolExecutor(max_workers=min(workers, len(paths)),
+                             initializer=one_thread_each) as pool:
+        futures = {pool.submit(execute, p): p for p in paths}
+        for future in as_completed(futures):
+            store(cache, futures[future], *future.result())
+
+
 def main(cache_dir: str, sources: list[str]) -> None:
     cache = get_cache(cache_dir)
     todo = [p for p in (Path(s).resolve() for s in sources) if not is_cached(cache, p)]
     together = [p for p in todo if p.stem not in RUN_ALONE]
     alone = [p for p in todo if p.stem in RUN_ALONE]
     start = time.perf_counter()
-    workers = max(1, min(len(together), os.cpu_count() or 1))
-    # Longest first (source length stands in for run time): the slowest chapter
-    # must not start last.
-    together.sort(key=lambda p: p.stat().st_size, reverse=True)
-    with ProcessPoolExecutor(max_workers=workers, initializer=one_thread_each) as pool:
-        futures = {pool.submit(execute, p): p for p in together}
-        for future in as_completed(futures):
-            store(cache, futures[future], *future.result())
-    for path in alone:
-        store(cache, path, *execute(path))
+    # All at once, one thread each, and let the OS share the cores: no guess at
+    # which chapter is slowest can then leave it to start last.
+    run(cache, together, workers=len(together))
+    # Then the timing chapters, at most one per core, so that each has a core
+    # to itself while it reads the clock.
+    run(cache, alone, workers=os.cpu_count() or 1)
     print(f"{len(todo)} of {len(sources)} chapters executed in "
           f"{time.perf_counter() - start:.1f} s ({len(sources) - len(todo)} cached)")
 
