@@ -50,6 +50,14 @@ def test_reference_notebook_was_executed_whole_in_order(source):
 
 
 @pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
+def test_code_lines_fit_the_pages_code_blocks(source):
+    """The book's code blocks show about 80 characters before they scroll."""
+    long = [line for cell_source, _ in _code_cells(jupytext.read(source))
+            for line in cell_source.splitlines() if len(line) > 79]
+    assert long == [], f"code lines over 79 characters in {source.name}: {long}"
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
 def test_every_ignored_output_is_justified_in_the_cell(source):
     for cell_source, tags in _code_cells(jupytext.read(source)):
         if IGNORE_TAG in tags:
