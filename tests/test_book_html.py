@@ -53,6 +53,14 @@ def test_every_control_shows_its_starting_figure_with_alt_text(name):
             assert control.select_one(f'label[for="{slider["id"]}"]').get_text(strip=True)
 
 
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_pages_carry_no_widget_state_or_widget_manager(name):
+    page = _page(name)
+    assert page.select('script[type="application/vnd.jupyter.widget-state+json"]') == []
+    sources = [s["src"] for s in page.select("script[src]")]
+    assert not [src for src in sources if "require" in src or "html-manager" in src]
+
+
 def test_self_attention_page_shows_the_computed_numbers():
     text = _page("self_attention").get_text(" ", strip=True)
     assert "weight 0.2483 to each of the first two tokens and 0.5035 to itself" in text

@@ -49,6 +49,9 @@ def execute(path: Path):
 
 
 def store(cache, path: Path, notebook, seconds: float) -> None:
+    # Saved widget state is for a widget manager, which the book does not load
+    # (its controls are static HTML): leave it out of the pages.
+    notebook.metadata.pop("widgets", None)
     record = cache.add_nb_to_project(str(path), read_data=READ_DATA)
     cache.cache_notebook_bundle(CacheBundleIn(notebook, record.uri,
                                               data={"execution_seconds": seconds}),
