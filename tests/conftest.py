@@ -3,9 +3,7 @@ and, for the browser tests, the built book served on localhost to Debian's
 Chromium with every other host cut off."""
 from __future__ import annotations
 
-import functools
-import http.server
-import threading
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -16,7 +14,8 @@ matplotlib.use("Agg")
 
 ROOT = Path(__file__).resolve().parent.parent
 HTML = ROOT / "_build" / "html"
-CHROMIUM = Path("/usr/bin/chromium")
+sys.path.insert(0, str(ROOT / "tools"))
+from served_book import CHROMIUM, CHROMIUM_ARGS, serve  # noqa: E402
 # Every page of sphinx-book-theme 1.3 carries the same inline thebe script twice;
 # the second copy throws this. It is upstream's, harmless, and the only page
 # error these tests accept.
@@ -33,22 +32,12 @@ def close_figures():
     plt.close("all")
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format, *args):  # noqa: A002 - the base class's name
-        pass
-
-
 @pytest.fixture(scope="session")
 def book_url():
     """The built book (``make test`` builds it first) served on 127.0.0.1."""
     assert (HTML / "index.html").is_file(), f"{HTML} is missing: run `make book` first"
-    handler = functools.partial(_QuietHandler, directory=str(HTML))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
+    with serve(HTML) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")
@@ -58,9 +47,7 @@ def browser_type_launch_args(browser_type_launch_args):
         pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium package "
                     "(`apt-get install chromium`, as .ci/run does)")
     return {**browser_type_launch_args, "executable_path": str(CHROMIUM),
-            "args": ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                     "--disable-background-networking", "--disable-component-update",
-                     "--disable-sync"]}
+            "args": CHROMIUM_ARGS}
 
 
 @dataclass

@@ -7,25 +7,22 @@ book from nothing and runs ``make test``.
 """
 from __future__ import annotations
 
-import functools
 import gzip
-import http.server
 import json
 import os
 import shutil
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
 import jupytext
 from bs4 import BeautifulSoup
 from jupyter_client.manager import start_new_kernel
+from served_book import CHROMIUM, CHROMIUM_ARGS, serve
 
 ROOT = Path(__file__).resolve().parent.parent
 HTML = ROOT / "_build" / "html"
-CHROMIUM = "/usr/bin/chromium"
 TARGETS = {"cold build": 60.0, "warm rebuild": 10.0, "redraw median": 50.0, "redraw p95": 100.0,
            "page": 2 * 1024 * 1024}
 
@@ -100,20 +97,11 @@ def page_weights() -> list[tuple[str, int, int, int, int]]:
     an empty cache, and the same gzip-compressed as a web server sends text)."""
     from playwright.sync_api import sync_playwright
 
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, format, *args):  # noqa: A002 - the base class's name
-            pass
-
-    handler = functools.partial(Quiet, directory=str(HTML))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{server.server_address[1]}/"
     pages = sorted(p.relative_to(HTML).as_posix() for p in HTML.glob("*.html")) + \
         sorted(p.relative_to(HTML).as_posix() for p in HTML.glob("chapters/*.html"))
     rows = []
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+    with serve(HTML) as base, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         for name in pages:
             if name == "index.html":
                 continue  # a redirect to intro.html
@@ -131,7 +119,6 @@ def page_weights() -> list[tuple[str, int, int, int, int]]:
             rows.append((name, (HTML / name).stat().st_size, images, sum(map(len, bodies)),
                          sum(min(len(b), len(gzip.compress(b))) for b in bodies)))
         browser.close()
-    server.shutdown()
     return rows
 
 
