@@ -38,7 +38,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 __all__ = ["Choice", "Controls", "choice_control", "choice_controls", "render_svg"]
 
 MAX_FRAMES = 512
-_SCRIPT = Path(__file__).with_name("controls.js")
+_SCRIPT = Path(__file__).with_name("controls.js").read_text()
 _STYLE = (".d2l-control-row{display:flex;align-items:center;gap:.6em;margin:.25em 0}"
           ".d2l-control-row label{min-width:9em;margin:0}"
           ".d2l-control-row output{font-weight:600;min-width:3ch}"
@@ -68,15 +68,13 @@ def render_svg(draw: Callable[..., None], *values: Any) -> str:
     area with a small margin, as an inline notebook figure is. The figure is
     closed afterwards.
     """
-    before = set(plt.get_fignums())
-    if before:
+    if plt.get_fignums():
         raise RuntimeError("choice_controls needs no open figure when it starts drawing; "
-                           f"show or close figures {sorted(before)} first (plt.show())")
+                           f"show or close figures {plt.get_fignums()} first (plt.show())")
     try:
         draw(*values)
     finally:
-        made = [n for n in plt.get_fignums() if n not in before]
-        figures = [plt.figure(n) for n in made]
+        figures = [plt.figure(n) for n in plt.get_fignums()]
         for figure in figures:
             plt.close(figure)
     if len(figures) != 1:
@@ -145,8 +143,7 @@ class Controls:
     def to_html(self) -> str:
         """The static face: labelled range inputs, the starting figure, and the script."""
         labels = [[str(option) for option in c.options] for c in self.choices]
-        frames = [self.frames[values] for values in self.frames]
-        alts = [self.alts[values] for values in self.frames]
+        frames, alts = list(self.frames.values()), list(self.alts.values())
         unpacked = json.dumps({"frames": frames, "alts": alts}).encode()
         digest = hashlib.sha256(unpacked).hexdigest()
         packed = base64.b64encode(gzip.compress(unpacked, compresslevel=9, mtime=0)).decode()
@@ -174,7 +171,7 @@ class Controls:
             f'<img class="d2l-control-frame" src="data:image/svg+xml;base64,{source}" '
             f'alt="{html.escape(self.alts[self.start])}">'
             f'<script type="application/json" class="d2l-control-data">{data}</script>'
-            f'<script>{_SCRIPT.read_text()}</script></div>')
+            f'<script>{_SCRIPT}</script></div>')
 
     def _repr_mimebundle_(self, include=None, exclude=None) -> dict[str, Any]:
         names = ", ".join(c.description for c in self.choices)

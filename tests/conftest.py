@@ -3,6 +3,10 @@ and, for the browser tests, the built book served on localhost to Debian's
 Chromium with every other host cut off."""
 from __future__ import annotations
 
+import base64
+import gzip
+import hashlib
+import json
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,6 +34,15 @@ def close_figures():
     plt.close("all")
     yield
     plt.close("all")
+
+
+def unpack_control(control) -> tuple[dict, dict]:
+    """A control's data script (labels, packed figures) and its figures and alt
+    texts unpacked, from its HTML element (BeautifulSoup); checks their SHA-256."""
+    data = json.loads(control.select_one("script.d2l-control-data").string)
+    raw = gzip.decompress(base64.b64decode(data["packed"]))
+    assert control["data-frames-sha256"] == hashlib.sha256(raw).hexdigest()
+    return data, json.loads(raw)
 
 
 @pytest.fixture(scope="session")

@@ -3,16 +3,13 @@ with the network cut off (see the ``visit`` fixture): each key press shows the
 value and the figure drawn for it at build time."""
 from __future__ import annotations
 
-import base64
-import gzip
-import json
 from dataclasses import dataclass
 from urllib.parse import unquote
 
 import pytest
 from bs4 import BeautifulSoup
 
-from conftest import HTML
+from conftest import HTML, unpack_control
 
 
 @dataclass(frozen=True)
@@ -54,9 +51,7 @@ CONTROLS = {
 def stored_control(chapter: str, index: int) -> tuple[list[list[str]], list[str], list[str]]:
     """Labels, frames and alt texts that the built page stores for one control."""
     soup = BeautifulSoup((HTML / "chapters" / f"{chapter}.html").read_text(), "html.parser")
-    control = soup.select(".d2l-control")[index]
-    data = json.loads(control.select_one("script.d2l-control-data").string)
-    unpacked = json.loads(gzip.decompress(base64.b64decode(data["packed"])))
+    data, unpacked = unpack_control(soup.select(".d2l-control")[index])
     return data["labels"], unpacked["frames"], unpacked["alts"]
 
 

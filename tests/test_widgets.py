@@ -1,8 +1,5 @@
 """d2l_local.widgets: one call gives live sliders and static HTML over the same figures."""
 import base64
-import gzip
-import hashlib
-import json
 import re
 
 import ipywidgets
@@ -11,6 +8,7 @@ from bs4 import BeautifulSoup
 from matplotlib import pyplot as plt
 
 import d2l_local as d2l
+from conftest import unpack_control
 from d2l_local.widgets import MAX_FRAMES, render_svg
 
 
@@ -26,11 +24,7 @@ def describe(slope, offset=0):
 
 def unpack(control) -> tuple[BeautifulSoup, dict, dict]:
     soup = BeautifulSoup(control.to_html(), "html.parser")
-    data = json.loads(soup.select_one("script.d2l-control-data").string)
-    raw = gzip.decompress(base64.b64decode(data["packed"]))
-    root = soup.select_one(".d2l-control")
-    assert root["data-frames-sha256"] == hashlib.sha256(raw).hexdigest()
-    return soup, data, json.loads(raw)
+    return soup, *unpack_control(soup.select_one(".d2l-control"))
 
 
 def test_each_frame_is_what_draw_makes_for_its_values():

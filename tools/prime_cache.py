@@ -23,8 +23,9 @@ from jupyter_cache.base import CacheBundleIn
 from jupyter_cache.executors.utils import single_nb_execution
 from myst_nb.core.read import read_myst_markdown_notebook
 
-# These chapters measure wall-clock time; a kernel sharing their core would slow them.
-RUN_ALONE = frozenset({"comparing_architectures", "order_experiment"})
+# Chapters that call the library's timer measure wall-clock time; a kernel
+# sharing their core would slow them.
+TIMER_CALL = "time_layer("
 READ_DATA = {"type": "plugin", "name": "myst_nb_md"}  # what MyST-NB records for .md
 
 
@@ -80,8 +81,8 @@ def run(cache, paths: list[Path], workers: int) -> None:
 def main(cache_dir: str, sources: list[str]) -> None:
     cache = get_cache(cache_dir)
     todo = [p for p in (Path(s).resolve() for s in sources) if not is_cached(cache, p)]
-    together = [p for p in todo if p.stem not in RUN_ALONE]
-    alone = [p for p in todo if p.stem in RUN_ALONE]
+    alone = [p for p in todo if TIMER_CALL in p.read_text()]
+    together = [p for p in todo if p not in alone]
     start = time.perf_counter()
     # All at once, one thread each, and let the OS share the cores: no guess at
     # which chapter is slowest can then leave it to start last.
