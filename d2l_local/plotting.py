@@ -104,13 +104,16 @@ def show_heatmaps(matrices, xlabel: str, ylabel: str,
                   figsize: tuple[float, float] = (2.5, 2.5), cmap: str = "Reds", *,
                   xticklabels: Sequence[str] | None = None,
                   yticklabels: Sequence[str] | None = None,
-                  vmin: float | None = None, vmax: float | None = None) -> None:
+                  vmin: float | None = None, vmax: float | None = None,
+                  aspect: str | float = "equal") -> None:
     """Draw a grid of heatmaps from ``matrices`` of shape (rows, cols, height, width).
 
     The same call as ``d2l.show_heatmaps``. ``titles`` names the columns of
     panels, as in d2l, or every panel (a list of rows of titles). The
     keyword-only extras put token labels on the axes and fix the colour range,
-    which all panels share so that their colours compare.
+    which all panels share so that their colours compare. ``aspect="auto"``
+    stretches the cells to fill the panels, so that a control switching
+    between matrices of different widths keeps its figure's shape.
     """
     values = _to_numpy(matrices)
     if values.ndim != 4:
@@ -134,7 +137,7 @@ def show_heatmaps(matrices, xlabel: str, ylabel: str,
                              squeeze=False)
     for i, (row_axes, row_values) in enumerate(zip(axes, values)):
         for j, (ax, matrix) in enumerate(zip(row_axes, row_values)):
-            image = ax.imshow(matrix, cmap=cmap, vmin=vmin, vmax=vmax)
+            image = ax.imshow(matrix, cmap=cmap, vmin=vmin, vmax=vmax, aspect=aspect)
             if i == num_rows - 1:
                 ax.set_xlabel(xlabel)
             if j == 0:

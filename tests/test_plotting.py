@@ -41,6 +41,21 @@ def test_show_heatmaps_grid_titles_and_shared_colour_range():
     assert len(fig.axes) == 7  # six panels and one colour bar
 
 
+def panel_box(width: int, **kwargs) -> tuple[float, float]:
+    d2l.show_heatmaps(torch.rand(1, 1, 60, width), "x", "y", figsize=(3.5, 4), **kwargs)
+    fig = plt.gcf()
+    fig.canvas.draw()  # the aspect ratio resizes the panel only when drawn
+    box = fig.axes[0].get_position()
+    plt.close(fig)
+    return round(box.width, 6), round(box.height, 6)
+
+
+def test_show_heatmaps_aspect_auto_keeps_the_panel_shape_across_widths():
+    # The d control on the encoding page swaps tables 8 to 128 columns wide.
+    assert panel_box(8, aspect="auto") == panel_box(128, aspect="auto")
+    assert panel_box(8) != panel_box(128)  # square cells: the panel follows the width
+
+
 @pytest.mark.parametrize("kwargs, message", [
     ({"matrices": torch.rand(3, 4, 5)}, r"matrices must have 4 dimensions"),
     ({"titles": ["a"]}, "titles must have one label per column of panels: expected 2, got 1"),
