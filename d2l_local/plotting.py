@@ -94,6 +94,15 @@ def plot(X, Y=None, xlabel=None, ylabel=None, legend=None, xlim=None, ylim=None,
     set_axes(axes, xlabel, ylabel, xlim, ylim, xscale, yscale, legend)
 
 
+def _check_aspect(aspect: object) -> None:
+    if aspect in ("auto", "equal"):
+        return
+    if isinstance(aspect, bool) or not isinstance(aspect, (int, float)) \
+            or not 0 < aspect < float("inf"):
+        raise ValueError(
+            f"aspect must be 'auto', 'equal' or a positive finite number, got {aspect!r}")
+
+
 def _check_labels(name: str, labels: Sequence[str] | None, size: int, what: str) -> None:
     if labels is not None and len(labels) != size:
         raise ValueError(f"{name} must have one label per {what}: expected {size}, got {len(labels)}")
@@ -130,6 +139,7 @@ def show_heatmaps(matrices, xlabel: str, ylabel: str,
         _check_labels("titles", titles, num_cols, "column of panels")
     _check_labels("xticklabels", xticklabels, width, "column of a matrix")
     _check_labels("yticklabels", yticklabels, height, "row of a matrix")
+    _check_aspect(aspect)
     use_svg_display()
     vmin = values.min() if vmin is None else vmin
     vmax = values.max() if vmax is None else vmax

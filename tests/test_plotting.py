@@ -63,6 +63,9 @@ def test_show_heatmaps_aspect_auto_keeps_the_panel_shape_across_widths():
      "titles must have one label per row of panels: expected 2, got 1"),
     ({"xticklabels": ["a"]}, "xticklabels must have one label per column of a matrix: expected 5"),
     ({"yticklabels": ["a"]}, "yticklabels must have one label per row of a matrix: expected 4"),
+    ({"aspect": "wide"}, "aspect must be 'auto', 'equal' or a positive finite number, got 'wide'"),
+    ({"aspect": 0}, "aspect must be 'auto', 'equal' or a positive finite number, got 0"),
+    ({"aspect": float("nan")}, "aspect must be .* got nan"),
 ])
 def test_show_heatmaps_rejects_bad_input_before_drawing(kwargs, message):
     arguments = {"matrices": torch.rand(1, 2, 4, 5), "xlabel": "x", "ylabel": "y", **kwargs}
