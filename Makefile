@@ -9,8 +9,10 @@ export IPYKERNEL_CELL_NAME := <IPY-INPUT>
 
 CHAPTERS_MD := $(wildcard chapters/*.md)
 LIBRARY := $(wildcard d2l_local/*.py) pyproject.toml
+# How nbval compares each chapter with its reference notebook.
+NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
 
-.PHONY: book test bench references setup-cell clean clean-all
+.PHONY: book test nbval bench references setup-cell clean clean-all
 
 $(BIN)/.book-env: requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -39,8 +41,11 @@ book: $(BIN)/.book-env _build/.library-stamp
 # The tests read the built HTML too, so the book is (re)built first.
 test: $(BIN)/.test-env book
 	$(BIN)/python tools/setup_cell.py --check
-	$(BIN)/python -m pytest tests chapters --nbval --nbval-current-env \
-		--nbval-sanitize-with tests/nbval_sanitize.cfg
+	$(BIN)/python -m pytest tests chapters $(NBVAL)
+
+# nbval alone: re-run every chapter and compare it with its reference notebook.
+nbval: $(BIN)/.test-env
+	$(BIN)/python -m pytest chapters $(NBVAL)
 
 # Benchmark report (minutes): cold and warm build, nbval, make test, live
 # control redraw times in a kernel, page weights. Prints; never fails on a target.
