@@ -161,10 +161,15 @@ class MultiHeadAttention(nn.Module):
             _check_valid_lens(valid_lens, queries.shape[0], queries.shape[1], keys.shape[1])
             # Every head of a sequence shares that sequence's lengths.
             valid_lens = torch.repeat_interleave(valid_lens, repeats=self.num_heads, dim=0)
-        output = self.attention(self.transpose_qkv(self.W_q(queries)),
-                                self.transpose_qkv(self.W_k(keys)),
-                                self.transpose_qkv(self.W_v(values)), valid_lens)
+        queries, keys = self.rotate(self.transpose_qkv(self.W_q(queries)),
+                                    self.transpose_qkv(self.W_k(keys)))
+        output = self.attention(queries, keys, self.transpose_qkv(self.W_v(values)),
+                                valid_lens)
         return self.W_o(self.transpose_output(output))
+
+    def rotate(self, queries: torch.Tensor, keys: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Per-head queries and keys before the scores; unchanged here (RoPE rotates them)."""
+        return queries, keys
 
     def transpose_qkv(self, X: torch.Tensor) -> torch.Tensor:
         """(batch, n, num_hiddens) -> (batch * num_heads, n, num_hiddens / num_heads)."""

@@ -15,14 +15,17 @@ import torch
 from torch import nn
 
 from . import checks
-from .attention import MultiHeadAttention
+from .attention import MultiHeadAttention, causal_valid_lens
 from .positional_encoding import LearnedPositionalEmbedding, PositionalEncoding
+from .relative import RotaryMultiHeadAttention
 
-__all__ = ["POSITIONS", "AttentionClassifier", "LSTMClassifier", "OrderClassifier", "TrainingLog", "accuracy", "make_order_task",
-           "train_classifier"]
+__all__ = ["POSITIONS", "AttentionClassifier", "LSTMClassifier", "OrderClassifier", "TrainingLog", "accuracy",
+           "make_order_task", "mirror", "train_classifier", "verdict", "within"]
 
 TOKEN_A, TOKEN_B = 0, 1
-POSITIONS = ("none", "sinusoidal", "learned")
+# How each variant learns where a token stands: nothing, an added table
+# (fixed or trained), rotated queries and keys, or a causal mask alone.
+POSITIONS = ("none", "sinusoidal", "learned", "rope", "causal")
 
 
 def make_order_task(num_examples: int, num_steps: int, vocab_size: int = 10,
@@ -48,28 +51,55 @@ def make_order_task(num_examples: int, num_steps: int, vocab_size: int = 10,
     return tokens, labels
 
 
+def mirror(tokens: torch.Tensor, labels: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """The sequences followed by their mirror images: A and B swapped, labels flipped.
+
+    Each mirrored sequence holds the same tokens as its original, so a model
+    that cannot see order answers both alike and gets exactly one of them right.
+    """
+    checks.tensor("tokens", tokens, 2)
+    swapped = torch.where(tokens == TOKEN_A, TOKEN_B, torch.where(tokens == TOKEN_B, TOKEN_A, tokens))
+    return torch.cat([tokens, swapped]), torch.cat([labels, 1 - labels])
+
+
+def within(tokens: torch.Tensor, num_positions: int) -> torch.Tensor:
+    """True for each sequence whose A and B both lie in its first ``num_positions`` positions."""
+    checks.tensor("tokens", tokens, 2)
+    num_positions = checks.positive_int("num_positions", num_positions)
+    return ((tokens == TOKEN_A) | (tokens == TOKEN_B))[:, num_positions:].sum(dim=1) == 0
+
+
 class OrderClassifier(nn.Module):
-    """Embedding (+ positions) -> self-attention -> position-wise MLP -> mean -> 2 logits."""
+    """Embedding (+ positions) -> self-attention -> position-wise MLP -> mean -> 2 logits.
+
+    ``positions`` is one of ``POSITIONS``: "none" (nothing tells positions
+    apart), "sinusoidal" or "learned" (a table added to the embeddings),
+    "rope" (queries and keys rotated by their positions) or "causal" (no
+    positional code, but query i sees keys 0..i only).
+    """
 
     def __init__(self, vocab_size: int, num_hiddens: int, num_heads: int, positions: str,
                  max_len: int = 64) -> None:
         super().__init__()
         if positions not in POSITIONS:
             raise ValueError(f"positions must be one of {POSITIONS}, got {positions!r}")
+        self.causal = positions == "causal"
         self.embedding = nn.Embedding(checks.positive_int("vocab_size", vocab_size), num_hiddens)
         self.positions = {
-            "none": lambda: nn.Identity(),
             "sinusoidal": lambda: PositionalEncoding(num_hiddens, 0.0, max_len),
             "learned": lambda: LearnedPositionalEmbedding(num_hiddens, 0.0, max_len),
-        }[positions]()
-        self.attention = MultiHeadAttention(num_hiddens, num_heads, 0.0)
+        }.get(positions, nn.Identity)()
+        attention = RotaryMultiHeadAttention if positions == "rope" else MultiHeadAttention
+        self.attention = attention(num_hiddens, num_heads, 0.0)
         self.mlp = nn.Sequential(nn.Linear(num_hiddens, 2 * num_hiddens), nn.ReLU(),
                                  nn.Linear(2 * num_hiddens, num_hiddens))
         self.output = nn.Linear(num_hiddens, 2)
 
     def forward(self, tokens: torch.Tensor) -> torch.Tensor:
-        X = self.positions(self.embedding(tokens) * self.embedding.embedding_dim ** 0.5)
-        X = X + self.attention(X, X, X, None)
+        X = self.positions(self.embedding(tokens))
+        valid_lens = (causal_valid_lens(X.shape[0], X.shape[1], device=X.device)
+                      if self.causal else None)
+        X = X + self.attention(X, X, X, valid_lens)
         X = X + self.mlp(X)
         return self.output(X.mean(dim=1))
 
@@ -142,3 +172,23 @@ class AttentionClassifier(nn.Module):
 
     def forward(self, X: torch.Tensor) -> torch.Tensor:
         return self.output(self.attention(X, X, X, None).mean(dim=1))
+
+
+SOLVED, CHANCE = 0.95, (0.35, 0.65)
+
+
+def verdict(accuracies: list[float]) -> str:
+    """One phrase for a variant's accuracies over seeds, true for every seed.
+
+    The bands leave a wide margin, so that a last-bit difference between
+    machines, which can move an accuracy by a few test sequences, cannot
+    change the phrase.
+    """
+    if not accuracies:
+        raise ValueError("accuracies must hold at least one value")
+    if min(accuracies) >= SOLVED:
+        return f"solved: every seed >= {SOLVED}"
+    if all(CHANCE[0] <= a <= CHANCE[1] for a in accuracies):
+        return f"chance: every seed within {CHANCE[0]}-{CHANCE[1]}"
+    return "neither: not every seed solves it, not every seed is at chance"
+

@@ -12,8 +12,9 @@ import numbers
 import torch
 
 from . import checks
+from .attention import MultiHeadAttention
 
-__all__ = ["frequencies", "rope", "rotation_matrix", "shift_error"]
+__all__ = ["RotaryMultiHeadAttention", "frequencies", "rope", "rotation_matrix", "shift_error"]
 
 
 def frequencies(num_hiddens: int, dtype: torch.dtype = torch.float64) -> torch.Tensor:
@@ -64,3 +65,20 @@ def rope(X: torch.Tensor, positions: torch.Tensor | None = None) -> torch.Tensor
     even, odd = X[..., 0::2], X[..., 1::2]
     rotated = torch.stack([even * cos - odd * sin, even * sin + odd * cos], dim=-1)
     return rotated.flatten(-2)
+
+
+class RotaryMultiHeadAttention(MultiHeadAttention):
+    """Multi-head attention that rotates each head's queries and keys by their positions.
+
+    Same calls as ``MultiHeadAttention``; the values are never rotated, and no
+    table is added to the input. The width of a head must be even. Used by the
+    order experiment (page 5).
+    """
+
+    def __init__(self, num_hiddens: int, num_heads: int, dropout: float,
+                 bias: bool = False, **kwargs) -> None:
+        super().__init__(num_hiddens, num_heads, dropout, bias, **kwargs)
+        checks.even_int("num_hiddens / num_heads", num_hiddens // num_heads)
+
+    def rotate(self, queries: torch.Tensor, keys: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        return rope(queries), rope(keys)

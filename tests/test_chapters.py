@@ -115,3 +115,12 @@ def test_setup_cell_tool_detects_and_rewrites_a_stale_cell(tmp_path):
     text = page.read_text()
     assert 'BOOK_REPOSITORY = "https://example.org/new"' in text
     assert ":tags: [hide-cell]" in text and "print('body')" in text and "old" not in text
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
+def test_chapters_ask_for_determinism_through_the_library(source):
+    """torch's switch alone makes CUDA matrix products raise without the cuBLAS
+    setting that d2l.deterministic() adds."""
+    code = "\n".join(cell_source for cell_source, _ in _code_cells(jupytext.read(source)))
+    assert "use_deterministic_algorithms" not in code, (
+        f"{source.name}: call d2l.deterministic() instead of torch.use_deterministic_algorithms")

@@ -58,9 +58,61 @@ def test_classifiers_for_timing_give_logits():
     (lambda: order_task.make_order_task(10, 5, vocab_size=2), "vocab_size must be at least 3"),
     (lambda: order_task.make_order_task(0, 5), "num_examples must be an integer >= 1, got 0"),
     (lambda: order_task.OrderClassifier(10, 16, 2, "rotary"),
-     r"positions must be one of \('none', 'sinusoidal', 'learned'\), got 'rotary'"),
+     r"positions must be one of \('none', 'sinusoidal', 'learned', 'rope', 'causal'\), "
+     r"got 'rotary'"),
+    (lambda: order_task.OrderClassifier(10, 12, 4, "rope"),
+     "num_hiddens / num_heads must be even"),
+    (lambda: order_task.within(torch.zeros(3, 4, dtype=torch.long), 0),
+     "num_positions must be an integer >= 1, got 0"),
+    (lambda: order_task.verdict([]), "accuracies must hold at least one value"),
     (lambda: order_task.OrderClassifier(10, 16, 3, "none"), "num_heads must divide num_hiddens=16"),
 ])
 def test_bad_input(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_mirror_swaps_a_and_b_and_flips_labels():
+    tokens = torch.tensor([[0, 5, 1, 7], [4, 1, 9, 0]])
+    mirrored, labels = order_task.mirror(tokens, torch.tensor([1, 0]))
+    assert mirrored.tolist() == [[0, 5, 1, 7], [4, 1, 9, 0], [1, 5, 0, 7], [4, 0, 9, 1]]
+    assert labels.tolist() == [1, 0, 0, 1]
+
+
+def test_within_finds_sequences_whose_a_and_b_are_in_the_first_positions():
+    tokens = torch.tensor([[0, 1, 5, 5], [0, 5, 5, 1], [5, 5, 1, 0]])
+    assert order_task.within(tokens, 2).tolist() == [True, False, False]
+    assert order_task.within(tokens, 4).tolist() == [True, True, True]
+
+
+@pytest.mark.parametrize("positions", ["rope", "causal"])
+def test_rope_and_the_causal_mask_tell_the_two_orders_apart(positions):
+    torch.manual_seed(0)
+    model = order_task.OrderClassifier(10, 16, 2, positions).eval()
+    with torch.no_grad():
+        logits = model(torch.tensor([[0, 5, 1, 7], [1, 5, 0, 7]]))
+    assert (logits[0] - logits[1]).abs().max() > 1e-3
+
+
+def test_rope_variant_rotates_queries_and_keys_only():
+    torch.manual_seed(0)
+    model = order_task.OrderClassifier(10, 16, 2, "rope")
+    assert isinstance(model.attention, d2l.RotaryMultiHeadAttention)
+    assert isinstance(model.positions, torch.nn.Identity)
+    # Every token the same: the weights differ by position, but unrotated
+    # values make every output W_o W_v x, since the weights sum to 1.
+    layer = model.attention.eval()
+    X = torch.randn(1, 1, 16).expand(1, 5, 16)
+    expected = layer.W_o(layer.W_v(X))
+    torch.testing.assert_close(layer(X, X, X, None), expected)
+    assert (layer.attention_weights - 0.2).abs().max() > 1e-3
+
+
+@pytest.mark.parametrize("accuracies, phrase", [
+    ([1.0, 0.95, 0.99], "solved"),
+    ([0.5, 0.35, 0.65], "chance"),
+    ([1.0, 0.5], "neither"),
+    ([0.8, 0.9], "neither"),
+])
+def test_verdict_names_the_band_every_seed_lies_in(accuracies, phrase):
+    assert order_task.verdict(accuracies).startswith(phrase)
