@@ -11,8 +11,13 @@ CHAPTERS_MD := $(wildcard chapters/*.md)
 LIBRARY := $(wildcard d2l_local/*.py) pyproject.toml
 # How nbval compares each chapter with its reference notebook.
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
+# Another machine has another CPU: imitate one with torch's, MKL's and
+# oneDNN's generic code paths and one thread, so that an output that depends
+# on the instruction set or the thread count fails here, before it lands.
+GENERIC_CPU := ATEN_CPU_CAPABILITY=default MKL_CBWR=COMPATIBLE ONEDNN_MAX_CPU_ISA=SSE41 \
+	OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
 
-.PHONY: book test nbval bench references setup-cell clean clean-all
+.PHONY: book test nbval nbval-generic bench references setup-cell clean clean-all
 
 $(BIN)/.book-env: requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -42,10 +47,15 @@ book: $(BIN)/.book-env _build/.library-stamp
 test: $(BIN)/.test-env book
 	$(BIN)/python tools/setup_cell.py --check
 	$(BIN)/python -m pytest tests chapters $(NBVAL)
+	$(MAKE) --no-print-directory nbval-generic
 
 # nbval alone: re-run every chapter and compare it with its reference notebook.
 nbval: $(BIN)/.test-env
 	$(BIN)/python -m pytest chapters $(NBVAL)
+
+# The same comparison on the generic CPU code paths with one thread.
+nbval-generic: $(BIN)/.test-env
+	$(GENERIC_CPU) $(BIN)/python -m pytest chapters $(NBVAL)
 
 # Benchmark report (minutes): cold and warm build, nbval, make test, live
 # control redraw times in a kernel, page weights. Prints; never fails on a target.
