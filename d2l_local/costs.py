@@ -1,9 +1,12 @@
 """Cost of one layer of a CNN, an RNN and self-attention (Section 2, "Comparing CNNs, RNNs and self-attention").
 
-Three real layers that map (batch, n, d) to (batch, n, d); formulas for
-their multiply-adds, checked against PyTorch's own FLOP counter; a probe
-that measures with autograd how many sequential steps separate the first
-input position from the last output position; and a wall-clock timer.
+Real layers that map (batch, n, d) to (batch, n, d): a CNN, an RNN, the
+attention step alone ("self-attention": scores and weighted sum, no
+projections) and a full self-attention layer with its four d x d projections
+("attention-layer"); formulas for their multiply-adds, checked against
+PyTorch's own FLOP counter; probes that measure with autograd how many
+sequential steps separate the first and the last position; and a wall-clock
+timer.
 """
 from __future__ import annotations
 
@@ -15,14 +18,15 @@ from torch import nn
 from torch.utils.flop_counter import FlopCounterMode
 
 from . import checks
-from .attention import DotProductAttention
+from .attention import DotProductAttention, MultiHeadAttention
 
 __all__ = [
-    "ARCHITECTURES", "ConvLayer", "RNNLayer", "SelfAttentionLayer", "count_multiply_adds",
-    "make_layer", "multiply_adds", "path_length", "time_layer",
+    "ARCHITECTURES", "ConvLayer", "ProjectedSelfAttention", "RNNLayer", "SelfAttentionLayer",
+    "count_multiply_adds", "joining_depth", "make_layer", "multiply_adds", "path_length",
+    "time_layer",
 ]
 
-ARCHITECTURES = ("cnn", "rnn", "self-attention")
+ARCHITECTURES = ("cnn", "rnn", "self-attention", "attention-layer")
 
 
 class ConvLayer(nn.Module):
@@ -62,17 +66,33 @@ class SelfAttentionLayer(nn.Module):
         return self.attention(X, X, X)
 
 
+class ProjectedSelfAttention(nn.Module):
+    """A full self-attention layer: X projected to Q, K, V, attention, output projection.
+
+    One head; more heads split the same d x d projections and the same n^2 d
+    products, so they cost the same multiply-adds.
+    """
+
+    def __init__(self, d: int) -> None:
+        super().__init__()
+        self.attention = MultiHeadAttention(checks.positive_int("d", d), 1, 0.0)
+
+    def forward(self, X: torch.Tensor) -> torch.Tensor:
+        return self.attention(X, X, X, None)
+
+
 def _check_architecture(architecture: str) -> None:
     if architecture not in ARCHITECTURES:
         raise ValueError(f"architecture must be one of {ARCHITECTURES}, got {architecture!r}")
 
 
 def make_layer(architecture: str, d: int, k: int = 3) -> nn.Module:
-    """One layer of ``architecture`` ('cnn', 'rnn' or 'self-attention') of width d."""
+    """One layer of ``architecture`` (one of ``ARCHITECTURES``) of width d."""
     _check_architecture(architecture)
     if architecture == "cnn":
         return ConvLayer(d, k)
-    return RNNLayer(d) if architecture == "rnn" else SelfAttentionLayer(d)
+    return {"rnn": RNNLayer, "self-attention": SelfAttentionLayer,
+            "attention-layer": ProjectedSelfAttention}[architecture](d)
 
 
 def multiply_adds(architecture: str, n: int, d: int, k: int = 3) -> int:
@@ -80,11 +100,13 @@ def multiply_adds(architecture: str, n: int, d: int, k: int = 3) -> int:
 
     CNN: every position mixes k neighbours of width d into d outputs, k n d^2.
     RNN: every step multiplies the input and the previous state by d x d matrices, 2 n d^2.
-    Self-attention: Q K^T and A V, each n x n x d, 2 n^2 d.
+    Self-attention alone: Q K^T and A V, each n x n x d, 2 n^2 d.
+    Attention layer: that, plus four d x d projections of n tokens, 4 n d^2 + 2 n^2 d.
     """
     _check_architecture(architecture)
     n, d, k = (checks.positive_int(name, v) for name, v in (("n", n), ("d", d), ("k", k)))
-    return {"cnn": k * n * d * d, "rnn": 2 * n * d * d, "self-attention": 2 * n * n * d}[architecture]
+    return {"cnn": k * n * d * d, "rnn": 2 * n * d * d, "self-attention": 2 * n * n * d,
+            "attention-layer": 4 * n * d * d + 2 * n * n * d}[architecture]
 
 
 def count_multiply_adds(layer: nn.Module, X: torch.Tensor) -> int:
@@ -95,10 +117,42 @@ def count_multiply_adds(layer: nn.Module, X: torch.Tensor) -> int:
     return counter.get_total_flops() // 2
 
 
-def _first_depends_on_last(stack: Callable[[torch.Tensor], torch.Tensor], X: torch.Tensor) -> bool:
+def _dependence(stack: Callable[[torch.Tensor], torch.Tensor], X: torch.Tensor,
+                last_only: bool) -> torch.Tensor:
+    """(outputs, inputs) boolean: True where output position i depends on input position j.
+
+    Only the last output's row when ``last_only``.
+    """
     X = X.clone().requires_grad_(True)
-    (gradient,) = torch.autograd.grad(stack(X)[:, -1].sum(), X)
-    return bool(gradient[:, 0].abs().sum() > 0)
+    Y = stack(X)
+    rows = []
+    for i in ([Y.shape[1] - 1] if last_only else range(Y.shape[1])):
+        (gradient,) = torch.autograd.grad(Y[:, i].sum(), X, retain_graph=True)
+        rows.append(gradient[0].abs().sum(dim=-1) > 0)
+    return torch.stack(rows)
+
+
+def _fewest_steps(architecture: str, n: int, d: int, k: int, seed: int,
+                  reached: Callable[[torch.Tensor], bool], last_only: bool) -> int:
+    """Fewest layers (time steps for the RNN) whose dependence pattern is ``reached``."""
+    _check_architecture(architecture)
+    n = checks.positive_int("n", n)
+    generator = torch.Generator().manual_seed(seed)
+    X = torch.randn(1, n, d, generator=generator)
+    torch.manual_seed(seed)
+    if architecture == "rnn":
+        layer = RNNLayer(d)
+        for steps in range(1, n + 1):
+            # The layer run for ``steps`` steps over the last positions.
+            if reached(_dependence(lambda Z: layer(Z[:, n - steps:]), X, last_only)):
+                return steps
+    else:
+        layers: list[nn.Module] = []
+        for depth in range(1, n + 1):
+            layers.append(make_layer(architecture, d, k))
+            if reached(_dependence(nn.Sequential(*layers), X, last_only)):
+                return depth
+    raise AssertionError("the first and last positions never met")
 
 
 def path_length(architecture: str, n: int, d: int = 4, k: int = 3, seed: int = 0) -> int:
@@ -109,23 +163,15 @@ def path_length(architecture: str, n: int, d: int = 4, k: int = 3, seed: int = 0
     For the RNN, whose single layer already connects them, the fewest time
     steps it must run (on the last positions of the sequence) for the same.
     """
-    _check_architecture(architecture)
-    n = checks.positive_int("n", n)
-    generator = torch.Generator().manual_seed(seed)
-    X = torch.randn(1, n, d, generator=generator)
-    torch.manual_seed(seed)
-    if architecture == "rnn":
-        layer = RNNLayer(d)
-        for steps in range(1, n + 1):
-            if _first_depends_on_last(lambda Z: layer(Z[:, n - steps:]), X):
-                return steps
-    else:
-        layers: list[nn.Module] = []
-        for depth in range(1, n + 1):
-            layers.append(make_layer(architecture, d, k))
-            if _first_depends_on_last(nn.Sequential(*layers), X):
-                return depth
-    raise AssertionError("output position n never depended on input position 1")
+    return _fewest_steps(architecture, n, d, k, seed, lambda D: bool(D[-1, 0]), True)
+
+
+def joining_depth(architecture: str, n: int, d: int = 4, k: int = 3, seed: int = 0) -> int:
+    """Measured fewest layers (RNN: time steps) after which some output depends on
+    both input position 1 and input position n: where the two first meet.
+    """
+    return _fewest_steps(architecture, n, d, k, seed,
+                         lambda D: bool((D[:, 0] & D[:, -1]).any()), False)
 
 
 def time_layer(layer: nn.Module, X: torch.Tensor, repeats: int = 5) -> float:

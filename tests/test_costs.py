@@ -26,6 +26,18 @@ def test_rnn_and_attention_costs_cross_at_n_equals_d():
     assert costs.multiply_adds("self-attention", d + 1, d) > costs.multiply_adds("rnn", d + 1, d)
 
 
+@pytest.mark.parametrize("n", [1, 2, 10, 100, 1000])
+@pytest.mark.parametrize("d", [1, 8, 64])
+def test_a_layer_with_projections_costs_more_than_the_rnn_at_every_length(n, d):
+    assert costs.multiply_adds("attention-layer", n, d) > costs.multiply_adds("rnn", n, d)
+
+
+@pytest.mark.parametrize("n", [2, 3, 10, 25])
+@pytest.mark.parametrize("k", [3, 5, 7])
+def test_cnn_joins_the_first_and_last_inputs_in_half_the_layers_of_its_path(n, k):
+    assert costs.joining_depth("cnn", n, k=k) == math.ceil((n - 1) / (k - 1))
+
+
 @pytest.mark.parametrize("n", [2, 3, 10, 25])
 @pytest.mark.parametrize("k", [3, 5, 7])
 def test_cnn_path_length(n, k):
@@ -35,7 +47,10 @@ def test_cnn_path_length(n, k):
 @pytest.mark.parametrize("n", [1, 2, 9, 30])
 def test_rnn_and_attention_path_lengths(n):
     assert costs.path_length("rnn", n) == n
-    assert costs.path_length("self-attention", n) == 1
+    assert costs.joining_depth("rnn", n) == n
+    for attention in ("self-attention", "attention-layer"):
+        assert costs.path_length(attention, n) == 1
+        assert costs.joining_depth(attention, n) == 1
 
 
 def test_time_layer_returns_a_positive_median():
@@ -44,7 +59,9 @@ def test_time_layer_returns_a_positive_median():
 
 @pytest.mark.parametrize("call, error, message", [
     (lambda: costs.make_layer("transformer", 4), ValueError,
-     r"architecture must be one of \('cnn', 'rnn', 'self-attention'\), got 'transformer'"),
+     r"architecture must be one of \('cnn', 'rnn', 'self-attention', 'attention-layer'\), "
+     r"got 'transformer'"),
+    (lambda: costs.joining_depth("cnn", 0), ValueError, "n must be an integer >= 1, got 0"),
     (lambda: costs.make_layer("cnn", 4, k=4), ValueError, "k must be odd"),
     (lambda: costs.multiply_adds("rnn", 0, 4), ValueError, "n must be an integer >= 1, got 0"),
     (lambda: costs.multiply_adds("rnn", 4, -1), ValueError, "d must be an integer >= 1, got -1"),
