@@ -71,13 +71,23 @@ def test_self_attention_page_shows_the_computed_numbers():
 def test_core_pages_show_their_computed_numbers():
     comparing = _page("comparing_architectures").get_text(" ", strip=True)
     assert "mismatches: 0" in comparing
-    assert "self-attention stops being cheaper than the RNN at n = 64 (d = 64)" in comparing
+    assert "attention step alone: cheaper than the RNN while n < 64 (d = 64)" in comparing
+    assert "layer with projections: costs more than the RNN at every n from 1 to 639: True" \
+        in comparing
     sinusoidal = _page("sinusoidal_encoding").get_text(" ", strip=True)
-    assert "the slowest pair repeats every 60,611 positions" in sinusoidal
+    assert r"for \(d = 512\) every 60,611 positions" in sinusoidal
     assert "7 in binary is 111" in sinusoidal
     relative = _page("relative_position").get_text(" ", strip=True)
-    assert re.search(r"float32: largest error \S+ +below 1e-6: +True", relative)
-    assert re.search(r"float64: largest error \S+ +below 1e-12: +True", relative)
+    assert re.search(r"float32: largest error below 1e-6: +True", relative)
+    assert re.search(r"float64: largest error below 1e-12: +True", relative)
+
+
+def test_experiment_page_shows_its_verdicts():
+    text = _page("order_experiment").get_text(" ", strip=True)
+    assert "none: chance: every seed within 0.35-0.65" in text
+    assert "causal: solved: every seed >= 0.95" in text
+    assert "no positions, every seed answers each mirror pair alike: True" in text
+    assert "0/300" not in text and "it/s" not in text, "a stale progress bar is on the page"
 
 
 def test_pages_link_to_each_other():

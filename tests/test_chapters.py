@@ -124,3 +124,5 @@ def test_chapters_ask_for_determinism_through_the_library(source):
     code = "\n".join(cell_source for cell_source, _ in _code_cells(jupytext.read(source)))
     assert "use_deterministic_algorithms" not in code, (
         f"{source.name}: call d2l.deterministic() instead of torch.use_deterministic_algorithms")
+    if "train_classifier(" in code:
+        assert "d2l.deterministic()" in code, f"{source.name} trains without d2l.deterministic()"
