@@ -139,6 +139,8 @@ def main() -> None:
           flush=True)
     nbval = timed([make, "nbval"])
     print(f"nbval over every chapter:                   {nbval:6.1f} s", flush=True)
+    generic = timed([make, "nbval-generic"])
+    print(f"nbval on generic CPU code paths, 1 thread:  {generic:6.1f} s", flush=True)
     whole = timed([make, "test"])
     print(f"make test (book up to date):                {whole:6.1f} s\n", flush=True)
 
