@@ -65,7 +65,12 @@ def test_chapter_math_is_typeset_from_the_books_own_files(visit):
 def test_page_has_no_serious_accessibility_violation(visit, axe, path):
     page = visit.goto(path)
     wait_for_math(page)
+    errors_before_axe = list(visit.errors)
     violations = axe.run(page).response["violations"]
+    # axe's own stylesheet reading resolves theme.css's '@import "../basic.css"'
+    # against the page instead of the stylesheet and asks for a missing file;
+    # that request is axe's, not the page's.
+    visit.errors[:] = errors_before_axe
     severe = [f"{v['id']} ({v['impact']}): {v['help']} at "
               f"{[node['target'] for node in v['nodes']][:3]}"
               for v in violations if v["impact"] in SEVERE]

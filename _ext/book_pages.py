@@ -1,0 +1,91 @@
+"""Sphinx extension of this book: lighter, cleaner pages.
+
+* Icons. pydata-sphinx-theme loads FontAwesome's 1.5 MB script on every page
+  to turn ``<i class="fa-solid fa-rocket">`` into SVG in the reader's
+  browser. The same SVG icons are put into the pages when the book is built,
+  from the ``fontawesomefree`` package, and the script is left out.
+* Mode. The light/dark/auto switch starts at auto, without the console
+  error an empty default gave.
+* Scripts. The themes add the thebe and togglebutton inline scripts twice (the
+  second thebe copy throws in the browser); each script is kept once, and
+  thebe's, unused with launch_buttons.thebe off, not at all.
+"""
+from __future__ import annotations
+
+import functools
+import re
+from importlib import resources
+from pathlib import Path
+
+from sphinx.application import Sphinx
+
+ICON = re.compile(r'<(i|span) class="([^"]*\bfa-[^"]*)"([^>]*)></\1>')
+FONTAWESOME_SCRIPT = re.compile(r'\s*<script defer src="[^"]*scripts/fontawesome\.js[^"]*"></script>')
+STYLE_CLASSES = {"fa-solid": "solid", "fas": "solid", "fa-brands": "brands", "fab": "brands",
+                 "fa-regular": "regular", "far": "regular"}
+NOT_NAMES = {"fa-lg", "fa-fw", *STYLE_CLASSES}
+
+
+@functools.cache
+def icon_svg(style: str, name: str) -> str:
+    """FontAwesome's SVG file for one icon (sized by the book-icon CSS)."""
+    folder = resources.files("fontawesomefree") / "static" / "fontawesomefree" / "svgs"
+    svg = (folder / style / f"{name}.svg").read_text()
+    return svg.replace("<svg ", '<svg aria-hidden="true" focusable="false" ', 1)
+
+
+def inline_icon(match: re.Match) -> str:
+    """The icon element with its SVG inside. Its FontAwesome classes go: the
+    theme's CSS would otherwise draw the glyph again from a 270 KB webfont."""
+    tag, classes, rest = match.groups()
+    names = classes.split()
+    style = next((STYLE_CLASSES[c] for c in names if c in STYLE_CLASSES), "solid")
+    icon = next(c for c in names if c.startswith("fa-") and c not in NOT_NAMES)
+    kept = [c for c in names if c not in NOT_NAMES and c != icon]
+    kept += ["book-icon", "book-icon-lg"] if "fa-lg" in names else ["book-icon"]
+    return f'<{tag} class="{" ".join(kept)}"{rest}>{icon_svg(style, icon[3:])}</{tag}>'
+
+
+def lighten(html: str) -> str:
+    """One built page with its icons inlined and FontAwesome's script left out."""
+    return FONTAWESOME_SCRIPT.sub("", ICON.sub(inline_icon, html))
+
+
+def keep_scripts_once(app: Sphinx, pagename: str, templatename: str, context: dict,
+                      doctree) -> None:
+    seen, kept = set(), []
+    for script in context.get("script_files", []):
+        body = script.attributes.get("body", "") if hasattr(script, "attributes") else ""
+        filename = str(getattr(script, "filename", script) or "")
+        key = (filename, body)
+        if "THEBE_JS_URL" in body or filename.endswith("sphinx-thebe.js") or key in seen:
+            continue
+        seen.add(key)
+        kept.append(script)
+    context["script_files"] = kept
+
+
+def lighten_pages(app: Sphinx, exception: Exception | None) -> None:
+    if exception is not None or app.builder.format != "html":
+        return
+    out = Path(app.outdir)
+    for page in out.rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        lighter = lighten(text)
+        if lighter != text:
+            page.write_text(lighter, encoding="utf-8")
+    for leftover in (out / "_static" / "scripts").glob("fontawesome.js*"):
+        leftover.unlink()
+
+
+def default_to_auto_mode(app: Sphinx, config) -> None:
+    """Jupyter Book leaves the theme's default mode empty, which the theme's
+    script reports as an error on every page before falling back to auto."""
+    config.html_context.setdefault("default_mode", "auto")
+
+
+def setup(app: Sphinx) -> dict:
+    app.connect("config-inited", default_to_auto_mode)
+    app.connect("html-page-context", keep_scripts_once, priority=900)
+    app.connect("build-finished", lighten_pages)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
