@@ -1,4 +1,5 @@
 """The book's own configuration fails a build on a raising notebook or a dangling reference."""
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -20,6 +21,10 @@ def _build(tmp_path: Path, page: str) -> subprocess.CompletedProcess:
     # Launch buttons need a reference notebook beside each page; not under test here.
     del config["launch_buttons"]
     (book / "_config.yml").write_text(yaml.safe_dump(config))
+    # The book's own extension and static files (logo, styles), as in the real build.
+    for folder in ("_ext", "_static"):
+        shutil.copytree(ROOT / folder, book / folder,
+                        ignore=shutil.ignore_patterns("__pycache__"))
     (book / "_toc.yml").write_text("format: jb-book\nroot: intro\n")
     (book / "intro.md").write_text(page)
     # The same flags as `make book`.
