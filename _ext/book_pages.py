@@ -4,6 +4,9 @@
   to turn ``<i class="fa-solid fa-rocket">`` into SVG in the reader's
   browser. The same SVG icons are put into the pages when the book is built,
   from the ``fontawesomefree`` package, and the script is left out.
+* Download. The header's ".ipynb" download offered the notebook without its
+  outputs; it now gives the chapter's executed reference notebook (the one
+  Colab opens), outputs included.
 * Mode. The light/dark/auto switch starts at auto, without the console
   error an empty default gave.
 * Scripts. The themes add the thebe and togglebutton inline scripts twice (the
@@ -14,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import re
+import shutil
 from importlib import resources
 from pathlib import Path
 
@@ -76,12 +80,20 @@ def lighten_pages(app: Sphinx, exception: Exception | None) -> None:
             page.write_text(lighter, encoding="utf-8")
     for leftover in (out / "_static" / "scripts").glob("fontawesome.js*"):
         leftover.unlink()
+    for offered in (out / "_sources").rglob("*.ipynb"):
+        executed = Path(app.srcdir) / offered.relative_to(out / "_sources")
+        if executed.is_file():
+            shutil.copyfile(executed, offered)
 
 
 def default_to_auto_mode(app: Sphinx, config) -> None:
     """Jupyter Book leaves the theme's default mode empty, which the theme's
     script reports as an error on every page before falling back to auto."""
     config.html_context.setdefault("default_mode", "auto")
+    # The sidebar has the search box; the header's would be a second one.
+    config.html_theme_options.setdefault("navbar_persistent", [])
+    # The title beside the logo, not replaced by it.
+    config.html_theme_options.setdefault("logo", {}).setdefault("text", config.html_title)
 
 
 def setup(app: Sphinx) -> dict:

@@ -93,3 +93,14 @@ def test_experiment_page_shows_its_verdicts():
 def test_pages_link_to_each_other():
     links = {a["href"] for a in _page("self_attention").select("article a[href]")}
     assert "sinusoidal_encoding.html" in links
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_download_button_gives_the_executed_notebook(name):
+    link = _page(name).select_one('a[href^="../_sources/"][href$=".ipynb"]')
+    assert link is not None, "no notebook download on the page"
+    offered = (HTML / "chapters" / link["href"]).resolve()
+    notebook = nbformat.read(str(offered), as_version=4)
+    code = [cell for cell in notebook.cells if cell.cell_type == "code"]
+    assert all(cell.execution_count for cell in code)
+    assert sum(bool(cell.outputs) for cell in code) >= len(code) // 2
