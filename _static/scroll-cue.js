@@ -1,0 +1,20 @@
+// Wide tables and display equations scroll sideways on a narrow screen. Fade
+// the edge on the side where more is hidden, so a reader sees there is more.
+(() => {
+  const SELECTOR = ".pst-scrollable-table-container, mjx-container[display='true']";
+  const mark = (box) => {
+    const hidden = box.scrollWidth - box.clientWidth;
+    box.classList.toggle("more-right", hidden > 1 && box.scrollLeft < hidden - 1);
+    box.classList.toggle("more-left", hidden > 1 && box.scrollLeft > 1);
+  };
+  const markAll = () => document.querySelectorAll(SELECTOR).forEach(mark);
+  document.addEventListener("scroll", (event) => {
+    if (event.target instanceof Element && event.target.matches(SELECTOR)) mark(event.target);
+  }, true);
+  window.addEventListener("resize", markAll);
+  window.addEventListener("load", () => {
+    markAll();
+    // Equations are typeset after the page loads.
+    if (window.MathJax?.startup?.promise) MathJax.startup.promise.then(markAll);
+  });
+})();
