@@ -75,3 +75,15 @@ def test_page_has_no_serious_accessibility_violation(visit, axe, path):
               f"{[node['target'] for node in v['nodes']][:3]}"
               for v in violations if v["impact"] in SEVERE]
     assert severe == [], "\n".join(severe)
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_page_loads_no_icon_font_or_script(visit, path):
+    """Icons are inlined SVG (_ext/book_pages.py): FontAwesome's 1.5 MB script
+    and its webfonts are never fetched."""
+    requested = []
+    visit.page.on("request", lambda request: requested.append(request.url))
+    page = visit.goto(path)
+    page.wait_for_load_state("networkidle")
+    assert [url for url in requested if "fontawesome" in url or "/fa-" in url] == []
+    assert page.locator("svg[aria-hidden=true] path").count() >= 5, "the header icons are missing"
