@@ -7,6 +7,8 @@
 * Download. The header's ".ipynb" download offered the notebook without its
   outputs; it now gives the chapter's executed reference notebook (the one
   Colab opens), outputs included.
+* Speed. Scripts that nothing reads while the page is parsed are deferred,
+  and each page gets a meta description (its first paragraph).
 * Mode. The light/dark/auto switch starts at auto, without the console
   error an empty default gave.
 * Scripts. The themes add the thebe and togglebutton inline scripts twice (the
@@ -16,6 +18,7 @@
 from __future__ import annotations
 
 import functools
+import html
 import re
 import shutil
 from importlib import resources
@@ -55,6 +58,11 @@ def lighten(html: str) -> str:
     return FONTAWESOME_SCRIPT.sub("", ICON.sub(inline_icon, html))
 
 
+# Scripts that other scripts read while the page is parsed stay in order
+# and blocking; the rest wait until the page is parsed (defer keeps their order).
+BLOCKING = ("documentation_options.js", "doctools.js")
+
+
 def keep_scripts_once(app: Sphinx, pagename: str, templatename: str, context: dict,
                       doctree) -> None:
     seen, kept = set(), []
@@ -65,8 +73,27 @@ def keep_scripts_once(app: Sphinx, pagename: str, templatename: str, context: di
         if "THEBE_JS_URL" in body or filename.endswith("sphinx-thebe.js") or key in seen:
             continue
         seen.add(key)
+        if filename and not body and not filename.endswith(BLOCKING) \
+                and hasattr(script, "attributes") and "async" not in script.attributes:
+            script.attributes.setdefault("defer", "defer")
         kept.append(script)
     context["script_files"] = kept
+
+
+def describe_page(app: Sphinx, pagename: str, templatename: str, context: dict,
+                  doctree) -> None:
+    """A meta description for search engines: the page's first paragraph of prose."""
+    if doctree is None or 'name="description"' in context.get("metatags", ""):
+        return
+    from docutils import nodes
+
+    for paragraph in doctree.findall(nodes.paragraph):
+        text = " ".join(paragraph.astext().split())
+        if len(text) > 60:
+            summary = text if len(text) <= 155 else text[:152].rsplit(" ", 1)[0] + "..."
+            context["metatags"] = context.get("metatags", "") + (
+                f'\n<meta name="description" content="{html.escape(summary)}" />')
+            return
 
 
 def lighten_pages(app: Sphinx, exception: Exception | None) -> None:
@@ -99,5 +126,6 @@ def default_to_auto_mode(app: Sphinx, config) -> None:
 def setup(app: Sphinx) -> dict:
     app.connect("config-inited", default_to_auto_mode)
     app.connect("html-page-context", keep_scripts_once, priority=900)
+    app.connect("html-page-context", describe_page)
     app.connect("build-finished", lighten_pages)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
