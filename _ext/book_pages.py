@@ -83,7 +83,12 @@ def keep_scripts_once(app: Sphinx, pagename: str, templatename: str, context: di
 def describe_page(app: Sphinx, pagename: str, templatename: str, context: dict,
                   doctree) -> None:
     """A meta description for search engines: the page's first paragraph of prose."""
-    if doctree is None or 'name="description"' in context.get("metatags", ""):
+    if 'name="description"' in context.get("metatags", ""):
+        return
+    if doctree is None:  # the search page
+        title = html.escape(app.config.html_title or "")
+        context["metatags"] = context.get("metatags", "") + (
+            f'\n<meta name="description" content="Search the pages of {title}." />')
         return
     from docutils import nodes
 

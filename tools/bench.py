@@ -1,5 +1,6 @@
 """Benchmark report for this machine (``make bench``): build and test times,
-how fast each live control redraws in a kernel, and the weight of each page.
+how fast each live control redraws in a kernel, the weight of each page, and
+each page's Lighthouse scores, bytes sent and largest contentful paint.
 
 Prints figures against the targets; it never fails on a missed target
 (benchmarks report, tests decide). Takes several minutes: it rebuilds the
@@ -24,7 +25,11 @@ from served_book import CHROMIUM, CHROMIUM_ARGS, serve
 ROOT = Path(__file__).resolve().parent.parent
 HTML = ROOT / "_build" / "html"
 TARGETS = {"cold build": 60.0, "warm rebuild": 10.0, "redraw median": 50.0, "redraw p95": 100.0,
-           "page": 2 * 1024 * 1024}
+           "page": 2 * 1024 * 1024, "transfer": 700 * 1024}
+# Lighthouse from the npm registry, run with Debian's Chromium; the lowest
+# score each category should reach on every page (mobile preset).
+LIGHTHOUSE = "lighthouse@12.8.2"
+SCORE_TARGETS = {"performance": 95, "accessibility": 100, "best-practices": 100, "seo": 95}
 
 # Runs in each chapter's kernel after its cells: time every control found in Out.
 MEASURE = r"""
@@ -163,6 +168,53 @@ def main() -> None:
     for name, html, images, total, gzipped in page_weights():
         print(f"{name:38} {html / 1024:8.0f} {images / 1024:9.0f} {(html + images) / 1024:14.0f} "
               f"{total / 1024:13.0f} {gzipped / 1024:10.0f}  {verdict(html + images, TARGETS['page'])}")
+    print_lighthouse()
+
+
+def lighthouse_reports() -> list[tuple[str, dict[str, int], float, float]] | None:
+    """(page, scores, KB transferred, LCP seconds) per page, served gzip-compressed;
+    None when npm is missing."""
+    npm = shutil.which("npm")
+    if npm is None:
+        return None
+    prefix = ROOT / "_build" / "lighthouse"
+    cli = prefix / "node_modules" / ".bin" / "lighthouse"
+    if not cli.exists():
+        subprocess.run([npm, "install", "--silent", "--prefix", str(prefix), LIGHTHOUSE],
+                       check=True, stdout=subprocess.DEVNULL)
+    flags = " ".join(["--headless", *CHROMIUM_ARGS])
+    rows = []
+    with serve(HTML, compress=True) as base:
+        for name in ["intro.html", *sorted(p.relative_to(HTML).as_posix()
+                                         for p in HTML.glob("chapters/*.html")), "search.html"]:
+            report = ROOT / "_build" / "lighthouse" / "report.json"
+            subprocess.run([str(cli), base + name, "--quiet", "--output=json",
+                            f"--output-path={report}", f"--chrome-flags={flags}"],
+                           check=True, env={**os.environ, "CHROME_PATH": str(CHROMIUM)},
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            result = json.loads(report.read_text())
+            audits = result["audits"]
+            scores = {key: round(100 * value["score"]) for key, value in result["categories"].items()}
+            rows.append((name, scores, audits["total-byte-weight"]["numericValue"] / 1024,
+                         audits["largest-contentful-paint"]["numericValue"] / 1000))
+    return rows
+
+
+def print_lighthouse() -> None:
+    print("\nLighthouse 12 (mobile preset), book served gzip-compressed on localhost")
+    rows = lighthouse_reports()
+    if rows is None:
+        print("  npm is not installed: no Lighthouse report")
+        return
+    names = list(SCORE_TARGETS)
+    print(f"{'page':38} " + " ".join(f"{n[:13]:>13}" for n in names) + f" {'KB sent':>8} {'LCP s':>6}")
+    for name, scores, kilobytes, lcp in rows:
+        met = all(scores[n] >= SCORE_TARGETS[n] for n in names) and \
+            kilobytes * 1024 <= TARGETS["transfer"]
+        print(f"{name:38} " + " ".join(f"{scores[n]:13d}" for n in names) +
+              f" {kilobytes:8.0f} {lcp:6.1f}  {'meets' if met else 'MISSES'}")
+    print("  targets: " + ", ".join(f"{n} >= {t}" for n, t in SCORE_TARGETS.items()) +
+          f", at most {TARGETS['transfer'] // 1024} KB sent")
 
 
 if __name__ == "__main__":
