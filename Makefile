@@ -36,9 +36,16 @@ _build/.library-stamp: $(LIBRARY) requirements.txt
 	mkdir -p _build
 	touch $@
 
+# Sphinx re-renders a page only when its source changes: a change to the book's
+# extension or static files must re-render them all, so it clears the HTML.
+_build/.html-stamp: $(wildcard _ext/*.py _static/*) _config.yml
+	rm -rf _build/html
+	mkdir -p _build
+	touch $@
+
 # prime_cache.py executes the chapters into jupyter-cache in parallel (the build
 # alone would run them one by one); the build then takes them from the cache.
-book: $(BIN)/.book-env _build/.library-stamp
+book: $(BIN)/.book-env _build/.library-stamp _build/.html-stamp
 	$(BIN)/python tools/prime_cache.py _build/.jupyter_cache $(CHAPTERS_MD)
 	$(BIN)/jupyter-book build . --builder html -W -n --keep-going
 	@echo "Book built: open _build/html/index.html"
