@@ -29,17 +29,18 @@ $(BIN)/.test-env: $(BIN)/.book-env requirements-test.txt requirements-oracle.txt
 	$(BIN)/python -m pip install --quiet --no-deps -r requirements-oracle.txt
 	touch $@
 
-# jupyter-cache re-runs a notebook only when its own text changes; a change to
-# d2l_local or to the pins must re-run them all, so it clears the cache.
+# jupyter-cache re-runs a notebook only when its own text changes, and Sphinx
+# re-reads a page only then; a change to d2l_local or to the pins must re-run
+# and re-render them all, so it clears the cache and Sphinx's saved pages.
 _build/.library-stamp: $(LIBRARY) requirements.txt
-	rm -rf _build/.jupyter_cache
+	rm -rf _build/.jupyter_cache _build/.doctrees _build/jupyter_execute _build/html
 	mkdir -p _build
 	touch $@
 
 # Sphinx re-renders a page only when its source changes: a change to the book's
 # extension or static files must re-render them all, so it clears the HTML.
 _build/.html-stamp: $(wildcard _ext/*.py _static/*) _config.yml
-	rm -rf _build/html
+	rm -rf _build/html _build/.doctrees
 	mkdir -p _build
 	touch $@
 

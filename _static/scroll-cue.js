@@ -1,7 +1,8 @@
-// Wide tables and display equations scroll sideways on a narrow screen. Fade
+// Wide tables, equations and figures scroll sideways on a narrow screen. Fade
 // the edge on the side where more is hidden, so a reader sees there is more.
 (() => {
-  const SELECTOR = ".pst-scrollable-table-container, mjx-container[display='true']";
+  const SELECTOR = ".pst-scrollable-table-container, mjx-container[display='true'], " +
+    "div.cell_output";
   const mark = (box) => {
     const hidden = box.scrollWidth - box.clientWidth;
     box.classList.toggle("more-right", hidden > 1 && box.scrollLeft < hidden - 1);

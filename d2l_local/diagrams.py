@@ -26,7 +26,7 @@ def _nodes(ax, xs, y, labels=None, color="white", edge="black"):
     for index, x in enumerate(xs):
         ax.add_patch(plt.Circle((x, y), 0.28, facecolor=color, edgecolor=edge, zorder=3))
         if labels:
-            ax.text(x, y, labels[index], ha="center", va="center", fontsize=9, zorder=4)
+            ax.text(x, y, labels[index], ha="center", va="center", fontsize=13, zorder=4)
 
 
 def _edge(ax, start, end, color="0.55", width=1.0):

@@ -54,3 +54,25 @@ def test_back_to_top_covers_no_slider_on_a_phone(visit):
         apart = (a["x"] + a["width"] <= b["x"] or b["x"] + b["width"] <= a["x"]
                  or a["y"] + a["height"] <= b["y"] or b["y"] + b["height"] <= a["y"])
         assert apart, f"Back to top covers slider {index}"
+
+
+FIGURE_TEXT = """async () => {
+  const sizes = [];
+  for (const img of document.querySelectorAll("div.cell_output > img, img.d2l-control-frame")) {
+    const svg = await (await fetch(img.currentSrc || img.src)).text();
+    const box = svg.match(/viewBox="0 0 ([0-9.]+) /);
+    const fonts = [...svg.matchAll(/font-size: ([0-9.]+)px/g)].map((m) => parseFloat(m[1]));
+    if (!box || !fonts.length) continue;
+    const scale = img.getBoundingClientRect().width / parseFloat(box[1]);
+    sizes.push([img.alt.slice(0, 50), Math.min(...fonts) * scale]);
+  }
+  return sizes;
+}"""
+
+
+@pytest.mark.parametrize("path", [p for p in PAGES if p.startswith("chapters/")])
+def test_figure_text_is_legible_on_a_phone(visit, path):
+    visit.page.set_viewport_size(WIDTHS["390px"])
+    page = visit.goto(path)
+    small = [(alt, round(px, 1)) for alt, px in page.evaluate(FIGURE_TEXT) if px < 9]
+    assert small == [], f"figure text under 9 px at 390 px: {small}"
