@@ -189,6 +189,6 @@ def verdict(accuracies: list[float]) -> str:
     if min(accuracies) >= SOLVED:
         return f"solved: every seed >= {SOLVED}"
     if all(CHANCE[0] <= a <= CHANCE[1] for a in accuracies):
-        return f"chance: every seed within {CHANCE[0]}-{CHANCE[1]}"
-    return "neither: not every seed solves it, not every seed is at chance"
+        return f"near 0.5: every seed within {CHANCE[0]}-{CHANCE[1]}, not solved"
+    return "neither: not every seed solves it, not every seed is near 0.5"
 

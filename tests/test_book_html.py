@@ -84,7 +84,7 @@ def test_core_pages_show_their_computed_numbers():
 
 def test_experiment_page_shows_its_verdicts():
     text = _page("order_experiment").get_text(" ", strip=True)
-    assert "none: chance: every seed within 0.35-0.65" in text
+    assert "none: near 0.5: every seed within 0.35-0.65, not solved" in text
     assert "causal: solved: every seed >= 0.95" in text
     assert "no positions, every seed answers each mirror pair alike: True" in text
     assert "0/300" not in text and "it/s" not in text, "a stale progress bar is on the page"
