@@ -85,20 +85,22 @@ def describe_page(app: Sphinx, pagename: str, templatename: str, context: dict,
     """A meta description for search engines: the page's first paragraph of prose."""
     if 'name="description"' in context.get("metatags", ""):
         return
-    if doctree is None:  # the search page
-        title = html.escape(app.config.html_title or "")
+    summary = first_paragraph(doctree) if doctree is not None \
+        else f"Search the pages of {app.config.html_title or ''}."  # the search page
+    if summary:
         context["metatags"] = context.get("metatags", "") + (
-            f'\n<meta name="description" content="Search the pages of {title}." />')
-        return
+            f'\n<meta name="description" content="{html.escape(summary)}" />')
+
+
+def first_paragraph(doctree) -> str | None:
+    """The first paragraph of more than 60 characters, cut to about 155."""
     from docutils import nodes
 
     for paragraph in doctree.findall(nodes.paragraph):
         text = " ".join(paragraph.astext().split())
         if len(text) > 60:
-            summary = text if len(text) <= 155 else text[:152].rsplit(" ", 1)[0] + "..."
-            context["metatags"] = context.get("metatags", "") + (
-                f'\n<meta name="description" content="{html.escape(summary)}" />')
-            return
+            return text if len(text) <= 155 else text[:152].rsplit(" ", 1)[0] + "..."
+    return None
 
 
 def lighten_pages(app: Sphinx, exception: Exception | None) -> None:
@@ -118,9 +120,10 @@ def lighten_pages(app: Sphinx, exception: Exception | None) -> None:
             shutil.copyfile(executed, offered)
 
 
-def default_to_auto_mode(app: Sphinx, config) -> None:
-    """Jupyter Book leaves the theme's default mode empty, which the theme's
-    script reports as an error on every page before falling back to auto."""
+def set_theme_defaults(app: Sphinx, config) -> None:
+    """Theme settings Jupyter Book's configuration cannot express. It leaves
+    the default mode empty, which the theme's script reports as an error on
+    every page before falling back to auto."""
     config.html_context.setdefault("default_mode", "auto")
     # The sidebar has the search box; the header's would be a second one.
     config.html_theme_options.setdefault("navbar_persistent", [])
@@ -129,7 +132,7 @@ def default_to_auto_mode(app: Sphinx, config) -> None:
 
 
 def setup(app: Sphinx) -> dict:
-    app.connect("config-inited", default_to_auto_mode)
+    app.connect("config-inited", set_theme_defaults)
     app.connect("html-page-context", keep_scripts_once, priority=900)
     app.connect("html-page-context", describe_page)
     app.connect("build-finished", lighten_pages)
