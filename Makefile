@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 export IPYKERNEL_CELL_NAME := <IPY-INPUT>
 
 CHAPTERS_MD := $(wildcard chapters/*.md)
-LIBRARY := $(wildcard d2l_local/*.py) pyproject.toml
+LIBRARY := $(wildcard d2l_local/*.py d2l_local/*.js) pyproject.toml
 # How nbval compares each chapter with its reference notebook.
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
 # Another machine has another CPU: imitate one with torch's, MKL's and
@@ -22,6 +22,7 @@ GENERIC_CPU := ATEN_CPU_CAPABILITY=default MKL_CBWR=COMPATIBLE ONEDNN_MAX_CPU_IS
 $(BIN)/.book-env: requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet -r requirements.txt
+	$(BIN)/python tools/fetch_katex.py
 	touch $@
 
 $(BIN)/.test-env: $(BIN)/.book-env requirements-test.txt requirements-oracle.txt

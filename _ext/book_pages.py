@@ -7,8 +7,10 @@
 * Download. The header's ".ipynb" download offered the notebook without its
   outputs; it now gives the chapter's executed reference notebook (the one
   Colab opens), outputs included.
-* Speed. Scripts that nothing reads while the page is parsed are deferred,
-  and each page gets a meta description (its first paragraph).
+* Speed. Scripts that nothing reads while the page is parsed are deferred;
+  the search scripts and index load on the search page only; each page gets
+  a meta description (its first paragraph). The controls' figures move
+  out of the page into script files loaded after it.
 * Mode. The light/dark/auto switch starts at auto, without the console
   error an empty default gave.
 * Scripts. The themes add the thebe and togglebutton inline scripts twice (the
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import html
+import json
 import re
 import shutil
 from importlib import resources
@@ -28,6 +31,24 @@ from sphinx.application import Sphinx
 
 ICON = re.compile(r'<(i|span) class="([^"]*\bfa-[^"]*)"([^>]*)></\1>')
 FONTAWESOME_SCRIPT = re.compile(r'\s*<script defer src="[^"]*scripts/fontawesome\.js[^"]*"></script>')
+# pydata-sphinx-theme loads Sphinx's search scripts and the whole search index
+# on every page, before the page can render, for its search-as-you-type
+# option; with that option off only the search page uses them.
+# The theme's theme.css holds only '@import "../basic.css"': a second round
+# trip before the page can render. The page links basic.css itself instead.
+THEME_IMPORT = re.compile(r'href="([^"]*_static/)styles/theme\.css\?digest=[0-9a-f]+"')
+# Sphinx's few settings, read by inline scripts while the page is parsed: in
+# the page rather than a blocking request.
+OPTIONS_SCRIPT = re.compile(r'<script src="[^"]*_static/documentation_options\.js[^"]*"></script>')
+# A control's packed figures (d2l_local.widgets), up to 200 KB of base64 that
+# would hold up the page's first paint; see move_control_data.
+CONTROL_DATA = re.compile(r'(<div class="d2l-control" id="(d2l-control-[0-9a-f]+)".*?)'
+                          r'<script type="application/json" class="d2l-control-data">'
+                          r'(.*?)</script>', re.S)
+CONTROL_FOLDER = "_static/controls"
+CONTROL_FILE_START = "(window.d2lControlData = window.d2lControlData || {})[{name}] =\n"
+SEARCH_SCRIPTS = re.compile(r'\s*<script src="[^"]*(?:_static/searchtools\.js|'
+                            r'_static/language_data\.js|searchindex\.js)"></script>')
 STYLE_CLASSES = {"fa-solid": "solid", "fas": "solid", "fa-brands": "brands", "fab": "brands",
                  "fa-regular": "regular", "far": "regular"}
 NOT_NAMES = {"fa-lg", "fa-fw", *STYLE_CLASSES}
@@ -53,18 +74,46 @@ def inline_icon(match: re.Match) -> str:
     return f'<{tag} class="{" ".join(kept)}"{rest}>{icon_svg(style, icon[3:])}</{tag}>'
 
 
-def lighten(html: str) -> str:
-    """One built page with its icons inlined and FontAwesome's script left out."""
-    return FONTAWESOME_SCRIPT.sub("", ICON.sub(inline_icon, html))
+def lighten(html: str, options: str, searches: bool = False) -> str:
+    """One built page with its icons inlined, FontAwesome's script left out,
+    Sphinx's ``options`` script inline and basic.css linked directly; the
+    search scripts left out too unless the page ``searches``."""
+    lighter = FONTAWESOME_SCRIPT.sub("", ICON.sub(inline_icon, html))
+    lighter = THEME_IMPORT.sub(r'href="\1basic.css"', lighter)
+    lighter = OPTIONS_SCRIPT.sub(lambda _: f"<script>{options.strip()}</script>", lighter)
+    return lighter if searches else SEARCH_SCRIPTS.sub("", lighter)
 
 
 # Scripts that other scripts read while the page is parsed stay in order
 # and blocking; the rest wait until the page is parsed (defer keeps their order).
-BLOCKING = ("documentation_options.js", "doctools.js")
+# The search page's searchtools.js, loaded in its body, calls doctools.js.
+BLOCKING = ("documentation_options.js",)
+BLOCKING_ON_SEARCH = ("documentation_options.js", "doctools.js")
+# Stylesheets of features the book leaves off (launch_buttons.thebe is false).
+UNUSED_CSS = ("sphinx-thebe.css",)
+
+
+def move_control_data(html: str, page: Path, out: Path) -> str:
+    """Each control's data into a script file of its own, which the page loads
+    after it has been drawn (the control reads it from there, and says so if
+    it cannot). A script, not a fetched file: pages opened from disk work too."""
+    folder = out / CONTROL_FOLDER
+    prefix = "../" * (len(page.relative_to(out).parts) - 1)
+
+    def move(match: re.Match) -> str:
+        before, name, data = match.groups()
+        folder.mkdir(parents=True, exist_ok=True)
+        start = CONTROL_FILE_START.replace("{name}", json.dumps(name))
+        (folder / f"{name}.js").write_text(f"{start}{data};\n", encoding="utf-8")
+        return (f'{before}<script class="d2l-control-data" defer '
+                f'src="{prefix}{CONTROL_FOLDER}/{name}.js"></script>')
+
+    return CONTROL_DATA.sub(move, html)
 
 
 def keep_scripts_once(app: Sphinx, pagename: str, templatename: str, context: dict,
                       doctree) -> None:
+    blocking = BLOCKING_ON_SEARCH if pagename == "search" else BLOCKING
     seen, kept = set(), []
     for script in context.get("script_files", []):
         body = script.attributes.get("body", "") if hasattr(script, "attributes") else ""
@@ -73,11 +122,15 @@ def keep_scripts_once(app: Sphinx, pagename: str, templatename: str, context: di
         if "THEBE_JS_URL" in body or filename.endswith("sphinx-thebe.js") or key in seen:
             continue
         seen.add(key)
-        if filename and not body and not filename.endswith(BLOCKING) \
+        if filename and not body and not filename.endswith(blocking) \
                 and hasattr(script, "attributes") and "async" not in script.attributes:
-            script.attributes.setdefault("defer", "defer")
+            # A new object: the builder shares each script between pages.
+            script = type(script)(script.filename, priority=script.priority,
+                                  **{**script.attributes, "defer": "defer"})
         kept.append(script)
     context["script_files"] = kept
+    context["css_files"] = [css for css in context.get("css_files", [])
+                            if not str(getattr(css, "filename", css)).endswith(UNUSED_CSS)]
 
 
 def describe_page(app: Sphinx, pagename: str, templatename: str, context: dict,
@@ -107,9 +160,13 @@ def lighten_pages(app: Sphinx, exception: Exception | None) -> None:
     if exception is not None or app.builder.format != "html":
         return
     out = Path(app.outdir)
+    as_you_type = str(app.config.html_theme_options.get("search_as_you_type", "")).lower()
+    options = (out / "_static" / "documentation_options.js").read_text(encoding="utf-8")
     for page in out.rglob("*.html"):
         text = page.read_text(encoding="utf-8")
-        lighter = lighten(text)
+        lighter = lighten(text, options,
+                          searches=page.name == "search.html" or as_you_type == "true")
+        lighter = move_control_data(lighter, page, out)
         if lighter != text:
             page.write_text(lighter, encoding="utf-8")
     for leftover in (out / "_static" / "scripts").glob("fontawesome.js*"):

@@ -1,8 +1,7 @@
 // Wide tables, equations and figures scroll sideways on a narrow screen. Fade
 // the edge on the side where more is hidden, so a reader sees there is more.
 (() => {
-  const SELECTOR = ".pst-scrollable-table-container, mjx-container[display='true'], " +
-    "div.cell_output";
+  const SELECTOR = ".pst-scrollable-table-container, div.math, div.cell_output";
   const mark = (box) => {
     const hidden = box.scrollWidth - box.clientWidth;
     box.classList.toggle("more-right", hidden > 1 && box.scrollLeft < hidden - 1);
@@ -13,9 +12,7 @@
     if (event.target instanceof Element && event.target.matches(SELECTOR)) mark(event.target);
   }, true);
   window.addEventListener("resize", markAll);
-  window.addEventListener("load", () => {
-    markAll();
-    // Equations are typeset after the page loads.
-    if (window.MathJax?.startup?.promise) MathJax.startup.promise.then(markAll);
-  });
+  window.addEventListener("load", markAll);
+  // Widths change once the formulas' fonts arrive.
+  document.fonts.ready.then(markAll);
 })();

@@ -6,7 +6,7 @@
   "use strict";
   const root = script.closest(".d2l-control");
   if (!root || root.dataset.ready) return;
-  const data = JSON.parse(root.querySelector("script.d2l-control-data").textContent);
+  const source = root.querySelector("script.d2l-control-data");
   const inputs = Array.from(root.querySelectorAll("input.d2l-control-input"));
   const shown = Array.from(root.querySelectorAll("output.d2l-control-value"));
   const image = root.querySelector("img.d2l-control-frame");
@@ -20,10 +20,25 @@
     fail("This browser cannot unpack the other figures; the one shown is for the starting values.");
     return;
   }
-  const packed = Uint8Array.from(atob(data.packed), (c) => c.charCodeAt(0));
-  const unpacked = new Blob([packed]).stream().pipeThrough(new DecompressionStream("gzip"));
-
-  new Response(unpacked).json().then(({ frames, alts }) => {
+  // In a notebook the data sits in the control; the built book moves it to a
+  // script file of its own, loaded after the page (see _ext/book_pages.py).
+  function loadData() {
+    if (source.type === "application/json") return Promise.resolve(JSON.parse(source.textContent));
+    const stored = () => (window.d2lControlData || {})[root.id];
+    return new Promise((resolve, reject) => {
+      if (stored()) resolve(stored());
+      source.addEventListener("load", () => stored() ? resolve(stored())
+        : reject(new Error("no figures in " + source.src)));
+      source.addEventListener("error", () => reject(new Error("could not load " + source.src)));
+    });
+  }
+  let data;
+  loadData().then((loaded) => {
+    data = loaded;
+    const packed = Uint8Array.from(atob(data.packed), (c) => c.charCodeAt(0));
+    const unpacked = new Blob([packed]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return new Response(unpacked).json();
+  }).then(({ frames, alts }) => {
     function show() {
       let index = 0;
       inputs.forEach((input, k) => {

@@ -32,10 +32,23 @@ def close_figures():
     plt.close("all")
 
 
-def unpack_control(control) -> tuple[dict, dict]:
+def control_data(script, page: Path | None) -> dict:
+    """The JSON of a control's data script: inline in a notebook's HTML, or in
+    the script file that the built ``page`` loads (_ext/book_pages.py)."""
+    if not script.get("src"):
+        return json.loads(script.string)
+    assert page is not None, "a control's data in a file, but no page to find it from"
+    text = (page.parent / script["src"]).read_text(encoding="utf-8")
+    start, _, data = text.partition("=\n")
+    assert start.startswith("(window.d2lControlData"), start
+    return json.loads(data.rstrip().removesuffix(";"))
+
+
+def unpack_control(control, page: Path | None = None) -> tuple[dict, dict]:
     """A control's data script (labels, packed figures) and its figures and alt
-    texts unpacked, from its HTML element (BeautifulSoup); checks their SHA-256."""
-    data = json.loads(control.select_one("script.d2l-control-data").string)
+    texts unpacked, from its HTML element (BeautifulSoup) on the built ``page``
+    or in a notebook; checks their SHA-256."""
+    data = control_data(control.select_one("script.d2l-control-data"), page)
     raw = gzip.decompress(base64.b64decode(data["packed"]))
     assert control["data-frames-sha256"] == hashlib.sha256(raw).hexdigest()
     return data, json.loads(raw)

@@ -13,9 +13,16 @@ CHAPTERS = sorted(p.stem for p in (ROOT / "chapters").glob("*.md"))
 
 
 def _page(name: str) -> BeautifulSoup:
+    """A built chapter; each typeset formula stands as its TeX source between
+    \\( and \\), so that text checks read it as the page's source wrote it."""
     path = HTML / "chapters" / f"{name}.html"
     assert path.exists(), f"{path} is missing: run `make book` first"
-    return BeautifulSoup(path.read_text(), "html.parser")
+    soup = BeautifulSoup(path.read_text(), "html.parser")
+    for formula in soup.select("span.katex"):
+        tex = formula.select_one('annotation[encoding="application/x-tex"]')
+        assert tex is not None, f"a formula on {name} has no TeX annotation"
+        formula.replace_with(rf"\({tex.get_text()}\)")
+    return soup
 
 
 @pytest.mark.parametrize("name", CHAPTERS)

@@ -50,8 +50,9 @@ CONTROLS = {
 
 def stored_control(chapter: str, index: int) -> tuple[list[list[str]], list[str], list[str]]:
     """Labels, frames and alt texts that the built page stores for one control."""
-    soup = BeautifulSoup((HTML / "chapters" / f"{chapter}.html").read_text(), "html.parser")
-    data, unpacked = unpack_control(soup.select(".d2l-control")[index])
+    page = HTML / "chapters" / f"{chapter}.html"
+    soup = BeautifulSoup(page.read_text(), "html.parser")
+    data, unpacked = unpack_control(soup.select(".d2l-control")[index], page)
     return data["labels"], unpacked["frames"], unpacked["alts"]
 
 

@@ -15,7 +15,7 @@ LAYOUT = """() => {
   const cut = [...document.querySelectorAll("div.cell_output pre")].filter(overflows)
     .map((el) => el.textContent.slice(0, 60));
   const unmarked = [...document.querySelectorAll(
-      ".pst-scrollable-table-container, mjx-container[display='true']")]
+      ".pst-scrollable-table-container, div.math")]
     .filter((el) => overflows(el) && !el.classList.contains("more-right"))
     .map((el) => el.textContent.slice(0, 40));
   const sliders = [...document.querySelectorAll("input[type=range]")]
@@ -30,7 +30,7 @@ def test_page_fits_its_width(visit, path, width):
     visit.page.set_viewport_size(WIDTHS[width])
     page = visit.goto(path)
     wait_for_math(page)
-    page.wait_for_timeout(200)  # the scroll cues are set once equations are typeset
+    page.wait_for_timeout(200)  # the scroll cues are set once the fonts are in
     layout = page.evaluate(LAYOUT)
     assert layout["cut"] == [], f"outputs cut off at the right: {layout['cut']}"
     assert layout["unmarked"] == [], f"scrolling boxes with no cue: {layout['unmarked']}"

@@ -1,6 +1,7 @@
 """Every page of the built book in headless Chromium with the network cut off
 (see the ``visit`` fixture): no request leaves the book's host, no script
-throws, every image loads, every formula is typeset by the book's own MathJax,
+throws, every image loads, every formula was typeset when the book was built
+(KaTeX) and its fonts come from the book,
 and axe-core finds no serious or critical accessibility violation."""
 from __future__ import annotations
 
@@ -27,8 +28,8 @@ def axe():
 
 
 def wait_for_math(page) -> None:
-    """Resolve once MathJax (if the page loads it) has typeset the page."""
-    page.evaluate("() => window.MathJax && MathJax.startup && MathJax.startup.promise")
+    """Resolve once the fonts the formulas use have loaded."""
+    page.evaluate("() => document.fonts.ready.then(() => true)")
 
 
 def test_the_book_has_the_pages_of_the_toc():
@@ -45,20 +46,26 @@ def test_page_works_offline(visit, path):
     assert broken == [], f"images that did not load: {broken}"
     assert visit.failed == [], f"requests that failed: {visit.failed}"
     untypeset = page.evaluate("""() => Array.from(document.querySelectorAll('.math'))
-        .filter(el => !el.querySelector('mjx-container')).map(el => el.textContent)""")
-    assert untypeset == [], f"formulas MathJax did not typeset: {untypeset[:3]}"
-    assert page.locator("mjx-merror").count() == 0, "a formula failed to typeset"
+        .filter(el => !el.querySelector('.katex .katex-html')).map(el => el.textContent)""")
+    assert untypeset == [], f"formulas not typeset: {untypeset[:3]}"
+    assert page.locator(".math-error, .katex-error").count() == 0, "a formula failed to typeset"
     title = page.locator("article.bd-article h1").first
     if path != "search.html":
         assert title.inner_text().strip()
 
 
-def test_chapter_math_is_typeset_from_the_books_own_files(visit):
+def test_chapter_math_is_typeset_with_the_books_own_fonts(visit):
     page = visit.goto("chapters/relative_position.html")
     wait_for_math(page)
-    assert page.locator("mjx-container").count() > 20
+    assert page.locator(".katex").count() > 20
+    # Typeset at build time: no script typesets in the browser.
     scripts = page.evaluate("() => Array.from(document.scripts).map(s => s.src).filter(Boolean)")
-    assert any(src.startswith(visit.base) and "mathjax" in src for src in scripts)
+    assert not any("mathjax" in src.lower() or "katex" in src for src in scripts)
+    fonts = page.evaluate("""() => [...document.fonts].filter(f => f.status === 'loaded'
+        && f.family.startsWith('KaTeX')).map(f => f.family)""")
+    assert "KaTeX_Main" in fonts and "KaTeX_Math" in fonts, fonts
+    # Screen readers get the MathML that KaTeX writes beside the HTML.
+    assert page.locator(".katex-mathml math").count() == page.locator(".katex").count()
 
 
 @pytest.mark.parametrize("path", PAGES)
@@ -87,3 +94,26 @@ def test_page_loads_no_icon_font_or_script(visit, path):
     page.wait_for_load_state("networkidle")
     assert [url for url in requested if "fontawesome" in url or "/fa-" in url] == []
     assert page.locator("svg[aria-hidden=true] path").count() >= 5, "the header icons are missing"
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_page_requests_only_what_it_uses(visit, path):
+    """Search scripts and index only on the search page; basic.css linked, not
+    imported through theme.css; a control's figures from their own script
+    file, after the page (_ext/book_pages.py)."""
+    requested = []
+    visit.page.on("request", lambda request: requested.append(request.url))
+    page = visit.goto(path)
+    page.wait_for_load_state("networkidle")
+    names = [url.removeprefix(visit.base).split("?")[0] for url in requested]
+    search = {"searchindex.js", "_static/searchtools.js", "_static/language_data.js"}
+    if path == "search.html":
+        assert search <= set(names)
+    else:
+        assert search.isdisjoint(names), sorted(search & set(names))
+    assert "_static/styles/theme.css" not in names and "_static/basic.css" in names
+    assert "_static/sphinx-thebe.css" not in names
+    controls = page.locator(".d2l-control")
+    assert page.locator("script.d2l-control-data[type='application/json']").count() == 0
+    data_files = [n for n in names if n.startswith("_static/controls/")]
+    assert len(data_files) == controls.count()

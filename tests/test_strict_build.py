@@ -47,3 +47,9 @@ def test_strict_build_passes_a_clean_page(tmp_path):
     result = _build(tmp_path, HEADER + "# Page\n\n```{code-cell} ipython3\nprint(6 * 7)\n```\n")
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
     assert "42" in (tmp_path / "book" / "_build" / "html" / "intro.html").read_text()
+
+
+def test_strict_build_fails_on_a_formula_katex_cannot_typeset(tmp_path):
+    result = _build(tmp_path, HEADER + "# Page\n\nA broken formula: $\\frac{1}{$.\n")
+    assert result.returncode != 0
+    assert "formula not typeset" in result.stdout + result.stderr

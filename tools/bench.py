@@ -30,6 +30,10 @@ TARGETS = {"cold build": 60.0, "warm rebuild": 10.0, "redraw median": 50.0, "red
 # score each category should reach on every page (mobile preset).
 LIGHTHOUSE = "lighthouse@12.8.2"
 SCORE_TARGETS = {"performance": 95, "accessibility": 100, "best-practices": 100, "seo": 95}
+# Lighthouse's performance score moves by several points between runs of the
+# same page on a busy 2-core machine (its simulation scales the CPU time it
+# observes): each page is measured this many times and the median run kept.
+LIGHTHOUSE_RUNS = 3
 
 # Runs in each chapter's kernel after its cells: time every control found in Out.
 MEASURE = r"""
@@ -171,8 +175,9 @@ def main() -> None:
     print_lighthouse()
 
 
-def lighthouse_reports() -> list[tuple[str, dict[str, int], float, float]] | None:
-    """(page, scores, KB transferred, LCP seconds) per page, served gzip-compressed;
+def lighthouse_reports() -> list[tuple[str, dict[str, int], float, float, list[int]]] | None:
+    """(page, scores, KB transferred, LCP seconds, every run's performance) per
+    page, served gzip-compressed, from the run with the median performance;
     None when npm is missing."""
     npm = shutil.which("npm")
     if npm is None:
@@ -187,17 +192,26 @@ def lighthouse_reports() -> list[tuple[str, dict[str, int], float, float]] | Non
     with serve(HTML, compress=True) as base:
         for name in ["intro.html", *sorted(p.relative_to(HTML).as_posix()
                                          for p in HTML.glob("chapters/*.html")), "search.html"]:
-            report = ROOT / "_build" / "lighthouse" / "report.json"
-            subprocess.run([str(cli), base + name, "--quiet", "--output=json",
-                            f"--output-path={report}", f"--chrome-flags={flags}"],
-                           check=True, env={**os.environ, "CHROME_PATH": str(CHROMIUM)},
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            result = json.loads(report.read_text())
-            audits = result["audits"]
-            scores = {key: round(100 * value["score"]) for key, value in result["categories"].items()}
-            rows.append((name, scores, audits["total-byte-weight"]["numericValue"] / 1024,
-                         audits["largest-contentful-paint"]["numericValue"] / 1000))
+            runs = sorted((lighthouse_run(cli, base + name, flags)
+                           for _ in range(LIGHTHOUSE_RUNS)),
+                          key=lambda run: run[0]["performance"])
+            scores, kilobytes, lcp = runs[len(runs) // 2]
+            rows.append((name, scores, kilobytes, lcp, [run[0]["performance"] for run in runs]))
     return rows
+
+
+def lighthouse_run(cli: Path, url: str, flags: str) -> tuple[dict[str, int], float, float]:
+    """One Lighthouse run: category scores, KB transferred, LCP seconds."""
+    report = ROOT / "_build" / "lighthouse" / "report.json"
+    subprocess.run([str(cli), url, "--quiet", "--output=json",
+                    f"--output-path={report}", f"--chrome-flags={flags}"],
+                   check=True, env={**os.environ, "CHROME_PATH": str(CHROMIUM)},
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    result = json.loads(report.read_text())
+    audits = result["audits"]
+    scores = {key: round(100 * value["score"]) for key, value in result["categories"].items()}
+    return (scores, audits["total-byte-weight"]["numericValue"] / 1024,
+            audits["largest-contentful-paint"]["numericValue"] / 1000)
 
 
 def print_lighthouse() -> None:
@@ -207,13 +221,14 @@ def print_lighthouse() -> None:
         print("  npm is not installed: no Lighthouse report")
         return
     names = list(SCORE_TARGETS)
-    print(f"{'page':38} " + " ".join(f"{n[:13]:>13}" for n in names) + f" {'KB sent':>8} {'LCP s':>6}")
-    for name, scores, kilobytes, lcp in rows:
+    print(f"{'page':38} " + " ".join(f"{n[:13]:>13}" for n in names) +
+          f" {'KB sent':>8} {'LCP s':>6}  performance of each run")
+    for name, scores, kilobytes, lcp, performances in rows:
         met = all(scores[n] >= SCORE_TARGETS[n] for n in names) and \
             kilobytes * 1024 <= TARGETS["transfer"]
         print(f"{name:38} " + " ".join(f"{scores[n]:13d}" for n in names) +
-              f" {kilobytes:8.0f} {lcp:6.1f}  {'meets' if met else 'MISSES'}")
-    print("  targets: " + ", ".join(f"{n} >= {t}" for n, t in SCORE_TARGETS.items()) +
+              f" {kilobytes:8.0f} {lcp:6.1f}  {performances}  {'meets' if met else 'MISSES'}")
+    print(f"  the median of {LIGHTHOUSE_RUNS} runs per page; targets: " + ", ".join(f"{n} >= {t}" for n, t in SCORE_TARGETS.items()) +
           f", at most {TARGETS['transfer'] // 1024} KB sent")
 
 
