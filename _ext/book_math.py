@@ -88,6 +88,31 @@ def visit_display(self, node: nodes.math_block) -> None:
     raise nodes.SkipNode
 
 
+PUNCTUATION = ",.;:)!?"
+
+
+def keep_punctuation_with_formulas(app: Sphinx, doctree: nodes.document,
+                                   docname: str) -> None:
+    """A comma or full stop right after an inline formula goes into one
+    unbreakable span with it: browsers may break a line after the formula's
+    box, which left the punctuation at the start of the next line."""
+    for formula in list(doctree.findall(nodes.math)):
+        parent = formula.parent
+        index = parent.index(formula)
+        after = parent[index + 1] if index + 1 < len(parent) else None
+        if not isinstance(after, nodes.Text) or not after.astext()[:1] in PUNCTUATION:
+            continue
+        text = after.astext()
+        mark = len(text) - len(text.lstrip(PUNCTUATION))
+        together = nodes.inline(classes=["math-with-punctuation"])
+        parent.replace(formula, together)
+        together += [formula, nodes.Text(text[:mark])]
+        if text[mark:]:
+            parent.replace(after, nodes.Text(text[mark:]))
+        else:
+            parent.remove(after)
+
+
 def add_stylesheet(app: Sphinx) -> None:
     if app.builder.format == "html":
         app.add_css_file(f"{STATIC}/katex.min.css")
@@ -113,5 +138,6 @@ def setup(app: Sphinx) -> dict:
     app.add_html_math_renderer("katex", (visit_inline, None), (visit_display, None))
     app.config.html_math_renderer = "katex"
     app.connect("builder-inited", add_stylesheet)
+    app.connect("doctree-resolved", keep_punctuation_with_formulas)
     app.connect("build-finished", copy_assets)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -47,6 +47,10 @@ CONTROL_DATA = re.compile(r'(<div class="d2l-control" id="(d2l-control-[0-9a-f]+
                           r'(.*?)</script>', re.S)
 CONTROL_FOLDER = "_static/controls"
 CONTROL_FILE_START = "(window.d2lControlData = window.d2lControlData || {})[{name}] =\n"
+# docutils writes the reference list as role="list" holding entries of the
+# deprecated role doc-biblioentry, which screen readers do not count as list
+# items (axe: aria-required-children). They become list items.
+BIBLIOGRAPHY_ENTRY = re.compile(r'(<div class="citation" id="[^"]*") role="doc-biblioentry"')
 SEARCH_SCRIPTS = re.compile(r'\s*<script src="[^"]*(?:_static/searchtools\.js|'
                             r'_static/language_data\.js|searchindex\.js)"></script>')
 STYLE_CLASSES = {"fa-solid": "solid", "fas": "solid", "fa-brands": "brands", "fab": "brands",
@@ -81,6 +85,7 @@ def lighten(html: str, options: str, searches: bool = False) -> str:
     lighter = FONTAWESOME_SCRIPT.sub("", ICON.sub(inline_icon, html))
     lighter = THEME_IMPORT.sub(r'href="\1basic.css"', lighter)
     lighter = OPTIONS_SCRIPT.sub(lambda _: f"<script>{options.strip()}</script>", lighter)
+    lighter = BIBLIOGRAPHY_ENTRY.sub(r'\1 role="listitem"', lighter)
     return lighter if searches else SEARCH_SCRIPTS.sub("", lighter)
 
 

@@ -1,7 +1,8 @@
 // Wide tables, equations and figures scroll sideways on a narrow screen. Fade
 // the edge on the side where more is hidden, so a reader sees there is more.
 (() => {
-  const SELECTOR = ".pst-scrollable-table-container, div.math, div.cell_output";
+  const SELECTOR = ".pst-scrollable-table-container, div.math > .katex-display, " +
+    "div.cell_output, .d2l-source pre";
   const mark = (box) => {
     const hidden = box.scrollWidth - box.clientWidth;
     box.classList.toggle("more-right", hidden > 1 && box.scrollLeft < hidden - 1);

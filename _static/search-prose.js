@@ -10,6 +10,12 @@ document.addEventListener("DOMContentLoaded", () => {
     const notProse = "div.cell, .d2l-control, .bd-sidebar-secondary, .onlyprint, " +
       ".bd-header-article, .prev-next-area, .bd-footer-article";
     page.querySelectorAll(notProse).forEach((el) => el.remove());
+    // A formula is typeset twice (HTML for the eye, MathML for screen
+    // readers): quote it once, as its TeX source.
+    page.querySelectorAll(".katex").forEach((formula) => {
+      const tex = formula.querySelector('annotation[encoding="application/x-tex"]');
+      formula.replaceWith(tex ? `$${tex.textContent}$` : formula.textContent);
+    });
     return withCode(page.documentElement.outerHTML, anchor);
   };
 });

@@ -1,8 +1,11 @@
-"""Scaled dot-product and multi-head attention (Section 1, "Self-attention").
+"""Scaled dot-product and multi-head attention (page "Self-Attention",
+which shows ``masked_softmax``, ``DotProductAttention`` and
+``MultiHeadAttention``).
 
 Names, call signatures and results match ``d2l.torch``. Where d2l is loose,
 this module is strict: shapes, widths, head counts and ``valid_lens`` are
-checked up front, and the per-head attention weights are kept for plotting.
+checked up front (by ``checks``), and the per-head attention weights are kept
+for plotting.
 """
 from __future__ import annotations
 
@@ -16,27 +19,9 @@ from . import checks
 __all__ = [
     "DotProductAttention",
     "MultiHeadAttention",
-    "attention_steps",
     "causal_valid_lens",
     "masked_softmax",
 ]
-
-
-def _check_valid_lens(valid_lens: torch.Tensor, batch_size: int, num_queries: int,
-                      num_keys: int) -> None:
-    checks.tensor("valid_lens", valid_lens, (1, 2))
-    expected = (batch_size,) if valid_lens.dim() == 1 else (batch_size, num_queries)
-    if tuple(valid_lens.shape) != expected:
-        raise ValueError(
-            f"valid_lens must have shape (batch_size,)=({batch_size},) or "
-            f"(batch_size, num_queries)=({batch_size}, {num_queries}), "
-            f"got {tuple(valid_lens.shape)}"
-        )
-    if bool(((valid_lens < 0) | (valid_lens > num_keys)).any()):
-        raise ValueError(
-            f"valid_lens entries must lie in [0, num_keys]=[0, {num_keys}], "
-            f"got {valid_lens.tolist()}"
-        )
 
 
 def masked_softmax(X: torch.Tensor, valid_lens: torch.Tensor | None) -> torch.Tensor:
@@ -51,7 +36,7 @@ def masked_softmax(X: torch.Tensor, valid_lens: torch.Tensor | None) -> torch.Te
     if valid_lens is None:
         return nn.functional.softmax(X, dim=-1)
     batch_size, num_queries, num_keys = X.shape
-    _check_valid_lens(valid_lens, batch_size, num_queries, num_keys)
+    checks.valid_lens(valid_lens, batch_size, num_queries, num_keys)
     if valid_lens.dim() == 1:
         valid_lens = valid_lens[:, None].expand(batch_size, num_queries)
     key_positions = torch.arange(num_keys, device=X.device)
@@ -75,26 +60,6 @@ def causal_valid_lens(batch_size: int, num_queries: int,
     return lens.repeat(batch_size, 1)
 
 
-def attention_steps(Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor) -> dict[str, torch.Tensor]:
-    """The four steps of scaled dot-product attention for one unbatched sequence.
-
-    Returns a dict with the raw scores ``S = Q K^T``, the scaled scores
-    ``S / sqrt(d_k)``, the row-wise softmax ``A`` and the output ``A V``.
-    """
-    checks.floating("Q", checks.tensor("Q", Q, 2))
-    checks.tensor("K", K, 2)
-    checks.tensor("V", V, 2)
-    checks.last_dim("K", K, Q.shape[-1], "d_k")
-    if V.shape[0] != K.shape[0]:
-        raise ValueError(
-            f"V must have one row per key: K has {K.shape[0]} rows, V has {V.shape[0]}"
-        )
-    scores = Q @ K.T
-    scaled = scores / math.sqrt(Q.shape[-1])
-    weights = torch.softmax(scaled, dim=-1)
-    return {"scores": scores, "scaled": scaled, "weights": weights, "output": weights @ V}
-
-
 class DotProductAttention(nn.Module):
     """Scaled dot-product attention over batches, with optional masking.
 
@@ -107,22 +72,12 @@ class DotProductAttention(nn.Module):
         self.dropout = nn.Dropout(checks.probability("dropout", dropout))
         self.attention_weights: torch.Tensor | None = None
 
-    def forward(self, queries: torch.Tensor, keys: torch.Tensor, values: torch.Tensor,
+    def forward(self, queries: torch.Tensor, keys: torch.Tensor,
+                values: torch.Tensor,
                 valid_lens: torch.Tensor | None = None) -> torch.Tensor:
-        for name, tensor in (("queries", queries), ("keys", keys), ("values", values)):
-            checks.tensor(name, tensor, 3)
-        if not queries.shape[0] == keys.shape[0] == values.shape[0]:
-            raise ValueError(
-                "queries, keys and values must share batch_size, got "
-                f"{queries.shape[0]}, {keys.shape[0]} and {values.shape[0]}"
-            )
-        checks.last_dim("keys", keys, queries.shape[-1], "query width")
-        if keys.shape[1] != values.shape[1]:
-            raise ValueError(
-                f"keys and values must have the same number of pairs, got "
-                f"{keys.shape[1]} and {values.shape[1]}"
-            )
-        scores = torch.bmm(queries, keys.transpose(1, 2)) / math.sqrt(queries.shape[-1])
+        checks.attention_inputs(queries, keys, values)
+        d = queries.shape[-1]
+        scores = torch.bmm(queries, keys.transpose(1, 2)) / math.sqrt(d)
         self.attention_weights = masked_softmax(scores, valid_lens)
         return torch.bmm(self.dropout(self.attention_weights), values)
 
@@ -139,46 +94,44 @@ class MultiHeadAttention(nn.Module):
     def __init__(self, num_hiddens: int, num_heads: int, dropout: float,
                  bias: bool = False, **kwargs) -> None:
         super().__init__(**kwargs)
-        self.num_hiddens = checks.positive_int("num_hiddens", num_hiddens)
-        self.num_heads = checks.positive_int("num_heads", num_heads)
-        if num_hiddens % num_heads:
-            divisors = [h for h in range(1, num_hiddens + 1) if num_hiddens % h == 0]
-            raise ValueError(
-                f"num_heads must divide num_hiddens={num_hiddens}; got num_heads={num_heads}, "
-                f"valid values are {divisors}"
-            )
+        self.num_hiddens, self.num_heads = checks.heads(num_hiddens, num_heads)
         self.attention = DotProductAttention(dropout)
         self.W_q = nn.Linear(num_hiddens, num_hiddens, bias=bias)
         self.W_k = nn.Linear(num_hiddens, num_hiddens, bias=bias)
         self.W_v = nn.Linear(num_hiddens, num_hiddens, bias=bias)
         self.W_o = nn.Linear(num_hiddens, num_hiddens, bias=bias)
 
-    def forward(self, queries: torch.Tensor, keys: torch.Tensor, values: torch.Tensor,
+    def forward(self, queries: torch.Tensor, keys: torch.Tensor,
+                values: torch.Tensor,
                 valid_lens: torch.Tensor | None) -> torch.Tensor:
-        for name, tensor in (("queries", queries), ("keys", keys), ("values", values)):
-            checks.last_dim(name, checks.tensor(name, tensor, 3), self.num_hiddens, "num_hiddens")
+        checks.multi_head_inputs(queries, keys, values, valid_lens,
+                                 self.num_hiddens)
         if valid_lens is not None:
-            _check_valid_lens(valid_lens, queries.shape[0], queries.shape[1], keys.shape[1])
             # Every head of a sequence shares that sequence's lengths.
-            valid_lens = torch.repeat_interleave(valid_lens, repeats=self.num_heads, dim=0)
+            valid_lens = torch.repeat_interleave(
+                valid_lens, repeats=self.num_heads, dim=0)
         queries, keys = self.rotate(self.transpose_qkv(self.W_q(queries)),
                                     self.transpose_qkv(self.W_k(keys)))
-        output = self.attention(queries, keys, self.transpose_qkv(self.W_v(values)),
-                                valid_lens)
+        values = self.transpose_qkv(self.W_v(values))
+        output = self.attention(queries, keys, values, valid_lens)
         return self.W_o(self.transpose_output(output))
 
-    def rotate(self, queries: torch.Tensor, keys: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """Per-head queries and keys before the scores; unchanged here (RoPE rotates them)."""
+    def rotate(self, queries: torch.Tensor,
+               keys: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Per-head queries and keys before the scores; unchanged here
+        (RoPE rotates them)."""
         return queries, keys
 
     def transpose_qkv(self, X: torch.Tensor) -> torch.Tensor:
         """(batch, n, num_hiddens) -> (batch * num_heads, n, num_hiddens / num_heads)."""
-        X = X.reshape(X.shape[0], X.shape[1], self.num_heads, -1).permute(0, 2, 1, 3)
+        X = X.reshape(X.shape[0], X.shape[1], self.num_heads, -1)
+        X = X.permute(0, 2, 1, 3)
         return X.reshape(-1, X.shape[2], X.shape[3])
 
     def transpose_output(self, X: torch.Tensor) -> torch.Tensor:
         """Undo ``transpose_qkv``: back to (batch, n, num_hiddens)."""
-        X = X.reshape(-1, self.num_heads, X.shape[1], X.shape[2]).permute(0, 2, 1, 3)
+        X = X.reshape(-1, self.num_heads, X.shape[1], X.shape[2])
+        X = X.permute(0, 2, 1, 3)
         return X.reshape(X.shape[0], X.shape[1], -1)
 
     @property

@@ -3,8 +3,9 @@
 Each check raises ``ValueError`` (or ``TypeError`` for the wrong kind of
 object) with a message that names the parameter and the valid range, instead
 of letting a broadcast error surface deep inside a tensor operation.
-Used by every section of the book through the attention and positional
-encoding modules; ``check_shape`` is the textbook's own helper (Section 1).
+The pages show the teaching code of the attention and positional-encoding
+modules; the checks live here so that it reads like the textbook's.
+``check_shape`` is the textbook's own helper (page "Self-Attention").
 """
 from __future__ import annotations
 
@@ -76,3 +77,94 @@ def last_dim(name: str, value: torch.Tensor, size: int, size_name: str) -> torch
             f"{name} must have last dimension {size_name}={size}, got shape {tuple(value.shape)}"
         )
     return value
+
+
+def valid_lens(lens: torch.Tensor, batch_size: int, num_queries: int,
+               num_keys: int) -> torch.Tensor:
+    """Return ``lens`` if it has shape (batch_size,) or (batch_size,
+    num_queries) and every entry lies in [0, num_keys]."""
+    tensor("valid_lens", lens, (1, 2))
+    expected = (batch_size,) if lens.dim() == 1 else (batch_size, num_queries)
+    if tuple(lens.shape) != expected:
+        raise ValueError(
+            f"valid_lens must have shape (batch_size,)=({batch_size},) or "
+            f"(batch_size, num_queries)=({batch_size}, {num_queries}), "
+            f"got {tuple(lens.shape)}"
+        )
+    if bool(((lens < 0) | (lens > num_keys)).any()):
+        raise ValueError(
+            f"valid_lens entries must lie in [0, num_keys]=[0, {num_keys}], "
+            f"got {lens.tolist()}"
+        )
+    return lens
+
+
+def attention_inputs(queries: object, keys: object, values: object) -> None:
+    """Batched queries, keys and values that fit together: three dimensions
+    each, one batch size, keys as wide as queries, one value per key."""
+    for name, value in (("queries", queries), ("keys", keys), ("values", values)):
+        tensor(name, value, 3)
+    if not queries.shape[0] == keys.shape[0] == values.shape[0]:
+        raise ValueError(
+            "queries, keys and values must share batch_size, got "
+            f"{queries.shape[0]}, {keys.shape[0]} and {values.shape[0]}"
+        )
+    last_dim("keys", keys, queries.shape[-1], "query width")
+    if keys.shape[1] != values.shape[1]:
+        raise ValueError(
+            f"keys and values must have the same number of pairs, got "
+            f"{keys.shape[1]} and {values.shape[1]}"
+        )
+
+
+def heads(num_hiddens: object, num_heads: object) -> tuple[int, int]:
+    """Return both as ints if ``num_heads`` divides ``num_hiddens``."""
+    num_hiddens = positive_int("num_hiddens", num_hiddens)
+    num_heads = positive_int("num_heads", num_heads)
+    if num_hiddens % num_heads:
+        divisors = [h for h in range(1, num_hiddens + 1) if num_hiddens % h == 0]
+        raise ValueError(
+            f"num_heads must divide num_hiddens={num_hiddens}; got "
+            f"num_heads={num_heads}, valid values are {divisors}"
+        )
+    return num_hiddens, num_heads
+
+
+def multi_head_inputs(queries: object, keys: object, values: object,
+                      lens: torch.Tensor | None, num_hiddens: int) -> None:
+    """Inputs of width ``num_hiddens`` and, if given, valid lengths that fit."""
+    for name, value in (("queries", queries), ("keys", keys), ("values", values)):
+        last_dim(name, tensor(name, value, 3), num_hiddens, "num_hiddens")
+    if lens is not None:
+        valid_lens(lens, queries.shape[0], queries.shape[1], keys.shape[1])
+
+
+def encoding_input(X: object, num_hiddens: int, max_len: int) -> None:
+    """A float batch (batch_size, num_steps, num_hiddens) whose num_steps a
+    table of ``max_len`` positions covers."""
+    floating("X", tensor("X", X, 3))
+    last_dim("X", X, num_hiddens, "num_hiddens")
+    if X.shape[1] > max_len:
+        raise ValueError(
+            f"X has {X.shape[1]} positions but this encoding covers "
+            f"max_len={max_len}; the sequence length must lie in "
+            f"[0, {max_len}] (build the module with a larger max_len)"
+        )
+
+
+def real(name: str, value: object) -> float:
+    """Return ``value`` if it is a real number (not a bool)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a number, got {type(value).__name__}")
+    return value
+
+
+def rope_input(X: object, positions: torch.Tensor | None) -> None:
+    """X of 2-4 float dimensions with an even last one; positions, if given,
+    one per row (n,)."""
+    floating("X", tensor("X", X, (2, 3, 4)))
+    even_int("num_hiddens", X.shape[-1])
+    num_steps = X.shape[-2]
+    if positions is not None and tuple(positions.shape) != (num_steps,):
+        raise ValueError(f"positions must have shape (n,)=({num_steps},), "
+                         f"got {tuple(positions.shape)}")

@@ -1,4 +1,6 @@
-"""Sinusoidal positional encoding (Section 3; used again in Sections 1 and 4).
+"""Sinusoidal and learned positional encodings (page "Sinusoidal Positional
+Encoding" shows ``sinusoidal_encoding`` and ``PositionalEncoding``; the order
+experiment shows ``LearnedPositionalEmbedding``).
 
 ``PositionalEncoding`` has d2l's signature ``(num_hiddens, dropout,
 max_len=1000)`` and adds P to its input. Unlike d2l it accepts odd widths
@@ -45,14 +47,8 @@ class _AddedPositions(nn.Module):
         self.dropout = nn.Dropout(checks.probability("dropout", dropout))
 
     def forward(self, X: torch.Tensor) -> torch.Tensor:
-        checks.floating("X", checks.tensor("X", X, 3))
-        checks.last_dim("X", X, self.num_hiddens, "num_hiddens")
+        checks.encoding_input(X, self.num_hiddens, self.max_len)
         num_steps = X.shape[1]
-        if num_steps > self.max_len:
-            raise ValueError(
-                f"X has {num_steps} positions but this encoding covers max_len={self.max_len}; "
-                f"the sequence length must lie in [0, {self.max_len}] (build the module with a larger max_len)"
-            )
         return self.dropout(X + self.P[:, :num_steps, :].to(X.dtype))
 
 
@@ -66,7 +62,8 @@ class PositionalEncoding(_AddedPositions):
 
 
 class LearnedPositionalEmbedding(_AddedPositions):
-    """A trainable table P (Section 5): same calls and checks as ``PositionalEncoding``.
+    """A trainable table P (page "Does Order Matter?"): same calls and checks
+    as ``PositionalEncoding``.
 
     Each of the ``max_len`` rows is a parameter, so only positions seen in
     training are ever fitted; a longer sequence than ``max_len`` is an error.

@@ -1,4 +1,6 @@
-"""Relative position in the sinusoidal encoding, and rotary embeddings (Section 4).
+"""Relative position in the sinusoidal encoding, and rotary embeddings (page
+"Relative Position", which shows ``frequencies``, ``rotation_matrix``,
+``rope`` and ``RotaryMultiHeadAttention``).
 
 For a fixed offset delta, one block-diagonal rotation M(delta) maps every
 row P[i] of the sinusoidal table to P[i + delta]. Rotating queries and keys
@@ -24,10 +26,11 @@ def frequencies(num_hiddens: int, dtype: torch.dtype = torch.float64) -> torch.T
     return (10000.0 ** -exponents).to(dtype)
 
 
-def rotation_matrix(delta: float, num_hiddens: int, dtype: torch.dtype = torch.float64) -> torch.Tensor:
-    """The (d, d) block-diagonal M(delta) with blocks [[cos dw_j, sin dw_j], [-sin dw_j, cos dw_j]]."""
-    if isinstance(delta, bool) or not isinstance(delta, numbers.Real):
-        raise TypeError(f"delta must be a number, got {type(delta).__name__}")
+def rotation_matrix(delta: float, num_hiddens: int,
+                    dtype: torch.dtype = torch.float64) -> torch.Tensor:
+    """The (d, d) block-diagonal M(delta) with blocks
+    [[cos dw_j, sin dw_j], [-sin dw_j, cos dw_j]]."""
+    delta = checks.real("delta", delta)
     angles = delta * frequencies(checks.even_int("num_hiddens", num_hiddens))
     cos, sin = torch.cos(angles), torch.sin(angles)
     blocks = torch.stack([torch.stack([cos, sin], -1), torch.stack([-sin, cos], -1)], -2)
@@ -54,13 +57,12 @@ def rope(X: torch.Tensor, positions: torch.Tensor | None = None) -> torch.Tensor
     ``positions`` defaults to 0..n-1. Then rope(q)[m] . rope(k)[n] depends on
     m - n only, not on m and n separately.
     """
-    checks.floating("X", checks.tensor("X", X, (2, 3, 4)))
-    num_steps, num_hiddens = X.shape[-2], checks.even_int("num_hiddens", X.shape[-1])
+    checks.rope_input(X, positions)
+    num_steps, num_hiddens = X.shape[-2], X.shape[-1]
     if positions is None:
         positions = torch.arange(num_steps, device=X.device)
-    elif tuple(positions.shape) != (num_steps,):
-        raise ValueError(f"positions must have shape (n,)=({num_steps},), got {tuple(positions.shape)}")
-    angles = positions.to(torch.float64)[:, None] * frequencies(num_hiddens).to(X.device)
+    w = frequencies(num_hiddens).to(X.device)
+    angles = positions.to(torch.float64)[:, None] * w
     cos, sin = torch.cos(angles).to(X.dtype), torch.sin(angles).to(X.dtype)
     even, odd = X[..., 0::2], X[..., 1::2]
     rotated = torch.stack([even * cos - odd * sin, even * sin + odd * cos], dim=-1)
@@ -80,5 +82,6 @@ class RotaryMultiHeadAttention(MultiHeadAttention):
         super().__init__(num_hiddens, num_heads, dropout, bias, **kwargs)
         checks.even_int("num_hiddens / num_heads", num_hiddens // num_heads)
 
-    def rotate(self, queries: torch.Tensor, keys: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    def rotate(self, queries: torch.Tensor,
+               keys: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         return rope(queries), rope(keys)

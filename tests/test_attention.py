@@ -49,34 +49,33 @@ def test_masked_softmax_rejects_bad_scores():
         d2l.masked_softmax(torch.ones(1, 3, 5, dtype=torch.long), None)
 
 
-def test_attention_steps_worked_example_against_the_formula():
+def four_steps(Q, K, V):
+    """The page's four lines: scores, scaled scores, weights, output."""
+    weights = torch.softmax(Q @ K.T / math.sqrt(Q.shape[-1]), dim=-1)
+    return weights, weights @ V
+
+
+def test_dot_product_attention_on_the_pages_worked_example():
     Q = torch.tensor([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
     V = torch.tensor([[2.0, 0.0], [0.0, 2.0], [1.0, 1.0]])
-    steps = d2l.attention_steps(Q, Q, V)
-    assert steps["scores"].tolist() == [[1, 0, 1], [0, 1, 1], [1, 1, 2]]
+    attention = d2l.DotProductAttention(0.0)
+    out = attention(Q[None], Q[None], V[None])[0]
+    weights = attention.attention_weights[0]
     # Row 3 by hand: scores 1, 1, 2 scaled by 1/sqrt(2).
     e_small, e_large = math.exp(1 / math.sqrt(2)), math.exp(2 / math.sqrt(2))
     total = 2 * e_small + e_large
     expected = torch.tensor([e_small / total, e_small / total, e_large / total])
-    torch.testing.assert_close(steps["weights"][2], expected)
-    assert round(steps["weights"][2, 2].item(), 4) == 0.5035
-    torch.testing.assert_close(steps["output"], steps["weights"] @ V)
+    torch.testing.assert_close(weights[2], expected)
+    assert round(weights[2, 2].item(), 4) == 0.5035
+    torch.testing.assert_close(out, weights @ V)
 
 
-def test_attention_steps_rejects_mismatched_inputs():
-    Q = torch.ones(3, 2)
-    with pytest.raises(ValueError, match=r"K must have last dimension d_k=2"):
-        d2l.attention_steps(Q, torch.ones(3, 4), torch.ones(3, 2))
-    with pytest.raises(ValueError, match="V must have one row per key"):
-        d2l.attention_steps(Q, torch.ones(3, 2), torch.ones(4, 2))
-
-
-def test_dot_product_attention_matches_the_steps_and_checks_shapes():
+def test_dot_product_attention_matches_the_four_steps_and_checks_shapes():
     torch.manual_seed(1)
     Q, K, V = torch.randn(4, 3), torch.randn(5, 3), torch.randn(5, 2)
     attention = d2l.DotProductAttention(0.0)
     out = attention(Q[None], K[None], V[None])
-    torch.testing.assert_close(out[0], d2l.attention_steps(Q, K, V)["output"])
+    torch.testing.assert_close(out[0], four_steps(Q, K, V)[1])
     with pytest.raises(ValueError, match="queries, keys and values must share batch_size"):
         attention(torch.ones(2, 4, 3), torch.ones(1, 5, 3), torch.ones(1, 5, 2))
     with pytest.raises(ValueError, match="keys must have last dimension query width=3"):

@@ -111,3 +111,41 @@ def test_download_button_gives_the_executed_notebook(name):
     code = [cell for cell in notebook.cells if cell.cell_type == "code"]
     assert all(cell.execution_count for cell in code)
     assert sum(bool(cell.outputs) for cell in code) >= len(code) // 2
+
+
+def test_bibliography_lists_every_entry_with_a_link_and_each_is_cited():
+    keys = re.findall(r"^@\w+\{(\w+),", (ROOT / "references.bib").read_text(), re.M)
+    sources = [p.read_text() for p in [ROOT / "intro.md", *(ROOT / "chapters").glob("*.md")]]
+    cited = {key for text in sources
+             for group in re.findall(r"\{cite:[tp]\}`([^`]+)`", text)
+             for key in group.split(",")}
+    assert cited == set(keys), f"in references.bib but never cited: {set(keys) - cited}"
+    page = BeautifulSoup((HTML / "bibliography.html").read_text(), "html.parser")
+    entries = page.select("div.citation")
+    assert len(entries) == len(keys)
+    for entry in entries:
+        links = [a["href"] for a in entry.select("a[href]")]
+        assert any(link.startswith(("https://doi.org/", "https://arxiv.org/abs/"))
+                   for link in links), entry.get_text(" ", strip=True)[:80]
+
+
+def test_textbook_citations_for_intra_attention_and_path_length():
+    text = _page("self_attention").get_text(" ", strip=True)
+    for author in ("Cheng", "Parikh", "Paulus", "Lin"):
+        assert author in text
+    assert "Hochreiter" in _page("comparing_architectures").get_text(" ", strip=True)
+
+
+@pytest.mark.parametrize("name", [c for c in CHAPTERS if c != "exercises"])
+def test_chapter_ends_with_summary_and_exercises_with_running_solutions(name):
+    page = _page(name)
+    headings = [h.get_text(" ", strip=True).rstrip("#").strip()
+                for h in page.select("article.bd-article section > h2")]
+    assert headings[-2:] == ["Summary", "Exercises"], headings
+    assert headings[0] == "Overview", headings
+    exercises = page.select("div.exercise")
+    solutions = page.select("div.solution")
+    assert len(exercises) >= 2 and len(solutions) == len(exercises)
+    for solution in solutions:
+        assert solution.select("div.cell div.cell_output"), \
+            "a solution without code that ran in the build"

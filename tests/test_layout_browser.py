@@ -12,10 +12,11 @@ WIDTHS = {"390px": {"width": 390, "height": 844}, "1280px": {"width": 1280, "hei
 
 LAYOUT = """() => {
   const overflows = (el) => el.scrollWidth > el.clientWidth + 1;
-  const cut = [...document.querySelectorAll("div.cell_output pre")].filter(overflows)
+  const cut = [...document.querySelectorAll("div.cell_output pre:not(.d2l-source pre)")]
+    .filter(overflows)
     .map((el) => el.textContent.slice(0, 60));
   const unmarked = [...document.querySelectorAll(
-      ".pst-scrollable-table-container, div.math")]
+      ".pst-scrollable-table-container, div.math > .katex-display, .d2l-source pre")]
     .filter((el) => overflows(el) && !el.classList.contains("more-right"))
     .map((el) => el.textContent.slice(0, 40));
   const sliders = [...document.querySelectorAll("input[type=range]")]
@@ -76,3 +77,42 @@ def test_figure_text_is_legible_on_a_phone(visit, path):
     page = visit.goto(path)
     small = [(alt, round(px, 1)) for alt, px in page.evaluate(FIGURE_TEXT) if px < 9]
     assert small == [], f"figure text under 9 px at 390 px: {small}"
+
+
+def test_exercise_titles_draw_no_missing_glyph(visit):
+    """The exercise title's pencil is a text character, not FontAwesome's
+    private-use code point, which shows as an empty box without its font."""
+    page = visit.goto("chapters/exercises.html")
+    contents = page.evaluate("""() => [...document.querySelectorAll(
+        'div.exercise p.admonition-title')].map(
+        (el) => getComputedStyle(el, '::after').content)""")
+    assert contents, "no exercise titles found"
+    assert all("\uf303" not in content for content in contents), contents
+
+
+@pytest.mark.parametrize("path", ["chapters/sinusoidal_encoding.html",
+                                  "chapters/relative_position.html"])
+def test_display_formulas_start_at_their_left_edge_on_a_phone(visit, path):
+    visit.page.set_viewport_size(WIDTHS["390px"])
+    page = visit.goto(path)
+    wait_for_math(page)
+    starts = page.evaluate("""() => [...document.querySelectorAll(
+        'div.math > .katex-display')].map((box) => {
+          const formula = box.querySelector('.katex-html').getBoundingClientRect();
+          return {scrolled: box.scrollLeft,
+                  hidden: box.getBoundingClientRect().left - formula.left};
+        })""")
+    assert starts, "no display formulas found"
+    assert all(s["scrolled"] == 0 and s["hidden"] <= 1 for s in starts), starts
+
+
+def test_controls_and_shown_code_follow_dark_mode(visit):
+    """In dark mode the theme sets HTML outputs on a light panel; the book's
+    controls and shown code sit on the page's own background instead."""
+    visit.page.emulate_media(color_scheme="dark")
+    page = visit.goto("chapters/self_attention.html")
+    backgrounds = page.evaluate("""() => [...document.querySelectorAll(
+        '.d2l-control, .d2l-source')].map(
+        (el) => getComputedStyle(el.parentElement).backgroundColor)""")
+    assert len(backgrounds) >= 4
+    assert set(backgrounds) == {"rgba(0, 0, 0, 0)"}, backgrounds

@@ -13,8 +13,8 @@ import sys
 from conftest import ROOT
 
 CHAPTER = ROOT / "chapters" / "self_attention.ipynb"
-CORRECT = "/ math.sqrt(Q.shape[-1])"
-WRONG = "/ Q.shape[-1]"
+CORRECT = "/ math.sqrt(d)"
+WRONG = "/ d"
 
 
 def run_nbval(library_parent, tmp_path) -> subprocess.CompletedProcess:

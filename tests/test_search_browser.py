@@ -16,3 +16,16 @@ def test_search_results_quote_prose(visit, query):
     assert len(texts) >= 2
     code = [text for text in texts if any(mark in text for mark in CODE_MARKS)]
     assert code == [], f"quotes with code or headings: {code}"
+
+
+@pytest.mark.parametrize("query, chapter", [
+    ("masked_softmax", "self_attention"),
+    ("PositionalEncoding", "sinusoidal_encoding"),
+    ("rope", "relative_position"),
+])
+def test_search_finds_the_page_that_shows_the_code(visit, query, chapter):
+    page = visit.goto(f"search.html?q={query}")
+    results = page.locator("#search-results li a")
+    results.first.wait_for(timeout=15000)
+    hrefs = [results.nth(i).get_attribute("href") for i in range(results.count())]
+    assert any(f"{chapter}.html" in href for href in hrefs), hrefs

@@ -26,6 +26,7 @@ def _build(tmp_path: Path, page: str) -> subprocess.CompletedProcess:
         shutil.copytree(ROOT / folder, book / folder,
                         ignore=shutil.ignore_patterns("__pycache__"))
     (book / "_toc.yml").write_text("format: jb-book\nroot: intro\n")
+    shutil.copy(ROOT / "references.bib", book)  # named by the configuration
     (book / "intro.md").write_text(page)
     # The same flags as `make book`.
     return subprocess.run([str(JUPYTER_BOOK), "build", str(book), "--builder", "html",
@@ -44,9 +45,14 @@ def test_strict_build_fails(tmp_path, body, symptom):
 
 
 def test_strict_build_passes_a_clean_page(tmp_path):
-    result = _build(tmp_path, HEADER + "# Page\n\n```{code-cell} ipython3\nprint(6 * 7)\n```\n")
+    result = _build(tmp_path, HEADER + "# Page\n\nWith $x^2$, a formula.\n\n"
+                    "```{code-cell} ipython3\nprint(6 * 7)\n```\n")
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
-    assert "42" in (tmp_path / "book" / "_build" / "html" / "intro.html").read_text()
+    html = (tmp_path / "book" / "_build" / "html" / "intro.html").read_text()
+    assert "42" in html
+    # Typeset at build time, and kept on one line with the comma after it.
+    assert '<span class="math-with-punctuation"><span class="math' in html
+    assert 'class="katex"' in html
 
 
 def test_strict_build_fails_on_a_formula_katex_cannot_typeset(tmp_path):

@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 import jupytext
+import yaml
 from bs4 import BeautifulSoup
 from jupyter_client.manager import start_new_kernel
 from served_book import CHROMIUM, CHROMIUM_ARGS, serve
@@ -190,14 +191,20 @@ def lighthouse_reports() -> list[tuple[str, dict[str, int], float, float, list[i
     flags = " ".join(["--headless", *CHROMIUM_ARGS])
     rows = []
     with serve(HTML, compress=True) as base:
-        for name in ["intro.html", *sorted(p.relative_to(HTML).as_posix()
-                                         for p in HTML.glob("chapters/*.html")), "search.html"]:
+        for name in [*book_pages(), "search.html"]:
             runs = sorted((lighthouse_run(cli, base + name, flags)
                            for _ in range(LIGHTHOUSE_RUNS)),
                           key=lambda run: run[0]["performance"])
             scores, kilobytes, lcp = runs[len(runs) // 2]
             rows.append((name, scores, kilobytes, lcp, [run[0]["performance"] for run in runs]))
     return rows
+
+
+def book_pages() -> list[str]:
+    """The pages of _toc.yml, in its order."""
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    return [f"{name}.html" for name in
+            [toc["root"], *(entry["file"] for entry in toc.get("chapters", []))]]
 
 
 def lighthouse_run(cli: Path, url: str, flags: str) -> tuple[dict[str, int], float, float]:
