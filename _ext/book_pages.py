@@ -10,7 +10,8 @@
 * Speed. Scripts that nothing reads while the page is parsed are deferred;
   the search scripts and index load on the search page only; each page gets
   a meta description (its first paragraph). The controls' figures move
-  out of the page into script files loaded after it.
+  out of the page into script files, loaded when a control nears the
+  screen.
 * Mode. The light/dark/auto switch starts at auto, without the console
   error an empty default gave.
 * Scripts. The themes add the thebe and togglebutton inline scripts twice (the
@@ -99,9 +100,9 @@ UNUSED_CSS = ("sphinx-thebe.css",)
 
 
 def move_control_data(html: str, page: Path, out: Path) -> str:
-    """Each control's data into a script file of its own, which the page loads
-    after it has been drawn (the control reads it from there, and says so if
-    it cannot). A script, not a fetched file: pages opened from disk work too."""
+    """Each control's data into a script file of its own, which the control
+    loads when it comes near the screen (and says so if it cannot). A script,
+    not a fetched file: pages opened from disk work too."""
     folder = out / CONTROL_FOLDER
     prefix = "../" * (len(page.relative_to(out).parts) - 1)
 
@@ -110,8 +111,10 @@ def move_control_data(html: str, page: Path, out: Path) -> str:
         folder.mkdir(parents=True, exist_ok=True)
         start = CONTROL_FILE_START.replace("{name}", json.dumps(name))
         (folder / f"{name}.js").write_text(f"{start}{data};\n", encoding="utf-8")
-        return (f'{before}<script class="d2l-control-data" defer '
-                f'src="{prefix}{CONTROL_FOLDER}/{name}.js"></script>')
+        # Not run by the browser (its type is no script language): the
+        # control fetches the file when it comes near the screen.
+        return (f'{before}<script class="d2l-control-data" type="text/x-d2l-frames" '
+                f'data-src="{prefix}{CONTROL_FOLDER}/{name}.js"></script>')
 
     return CONTROL_DATA.sub(move, html)
 

@@ -20,16 +20,28 @@
     fail("This browser cannot unpack the other figures; the one shown is for the starting values.");
     return;
   }
-  // In a notebook the data sits in the control; the built book moves it to a
-  // script file of its own, loaded after the page (see _ext/book_pages.py).
+  // In a notebook the data sits in the control. The built book moves it to a
+  // script file of its own (see _ext/book_pages.py), fetched when the control
+  // comes near the screen, so that it never holds up the page.
   function loadData() {
     if (source.type === "application/json") return Promise.resolve(JSON.parse(source.textContent));
     const stored = () => (window.d2lControlData || {})[root.id];
     return new Promise((resolve, reject) => {
-      if (stored()) resolve(stored());
-      source.addEventListener("load", () => stored() ? resolve(stored())
-        : reject(new Error("no figures in " + source.src)));
-      source.addEventListener("error", () => reject(new Error("could not load " + source.src)));
+      const fetchFile = () => {
+        const script = document.createElement("script");
+        script.src = source.dataset.src;
+        script.onload = () => stored() ? resolve(stored())
+          : reject(new Error("no figures in " + script.src));
+        script.onerror = () => reject(new Error("could not load " + script.src));
+        document.head.appendChild(script);
+      };
+      if (!("IntersectionObserver" in window)) return fetchFile();
+      const watcher = new IntersectionObserver((entries) => {
+        if (!entries.some((entry) => entry.isIntersecting)) return;
+        watcher.disconnect();
+        fetchFile();
+      }, { rootMargin: "800px 0px" });
+      watcher.observe(root);
     });
   }
   let data;

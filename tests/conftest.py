@@ -35,10 +35,10 @@ def close_figures():
 def control_data(script, page: Path | None) -> dict:
     """The JSON of a control's data script: inline in a notebook's HTML, or in
     the script file that the built ``page`` loads (_ext/book_pages.py)."""
-    if not script.get("src"):
+    if not script.get("data-src"):
         return json.loads(script.string)
     assert page is not None, "a control's data in a file, but no page to find it from"
-    text = (page.parent / script["src"]).read_text(encoding="utf-8")
+    text = (page.parent / script["data-src"]).read_text(encoding="utf-8")
     start, _, data = text.partition("=\n")
     assert start.startswith("(window.d2lControlData"), start
     return json.loads(data.rstrip().removesuffix(";"))

@@ -69,6 +69,7 @@ def test_keyboard_moves_each_control_to_the_figure_of_its_value(visit, name):
     labels, frames, alts = stored_control(chapter, index)
     page = visit.goto(f"chapters/{chapter}.html")
     control = page.locator(".d2l-control").nth(index)
+    control.scroll_into_view_if_needed()  # its figures load near the screen
     control.locator("xpath=self::*[@data-ready='true']").wait_for()
     sliders = control.locator("input.d2l-control-input")
     assert sliders.count() == len(labels)
