@@ -139,10 +139,11 @@ def show_rotation(i: int, delta: int, j: int, num_hiddens: int, num_positions: i
     sweep = math.degrees(delta * omega)
     ax.add_patch(Arc((0, 0), 0.6, 0.6, theta1=min(start, start + sweep),
                      theta2=max(start, start + sweep), color="tab:red", lw=1.5))
-    ax.set_title(f"pair j = {j}: ω_j = {omega:.4g}, angle δω_j = {delta * omega:.3g} rad",
-                 fontsize=9)
-    ax.set_xlabel(f"p[·, {2 * j + 1}] = cos(m ω_j)")
-    ax.set_ylabel(f"p[·, {2 * j}] = sin(m ω_j)")
+    # Two title lines: one would be cut on a phone-width page.
+    ax.set_title(f"pair j = {j}: $\\omega_j$ = {omega:.4g}\n"
+                 f"angle $\\delta\\omega_j$ = {delta * omega:.3g} rad", fontsize=10)
+    ax.set_xlabel(f"$p_{{m,{2 * j + 1}}} = \\cos(m\\omega_j)$")
+    ax.set_ylabel(f"$p_{{m,{2 * j}}} = \\sin(m\\omega_j)$")
     ax.set_xlim(-1.25, 1.25)
     ax.set_ylim(-1.25, 1.25)
     ax.set_aspect("equal")
