@@ -9,6 +9,8 @@ export IPYKERNEL_CELL_NAME := <IPY-INPUT>
 
 CHAPTERS_MD := $(wildcard chapters/*.md)
 LIBRARY := $(wildcard d2l_local/*.py d2l_local/*.js) pyproject.toml
+# What ruff lints and format-checks in 'make test' (settings in pyproject.toml).
+PYTHON_SOURCES := d2l_local tests tools _ext
 # How nbval compares each chapter with its reference notebook.
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
 # Another machine has another CPU: imitate one with torch's, MKL's and
@@ -52,8 +54,11 @@ book: $(BIN)/.book-env _build/.library-stamp _build/.html-stamp
 	$(BIN)/jupyter-book build . --builder html -W -n --keep-going
 	@echo "Book built: open _build/html/index.html"
 
-# The tests read the built HTML too, so the book is (re)built first.
+# The tests read the built HTML too, so the book is (re)built first. Then ruff
+# lints the Python sources and checks their formatting (79 columns).
 test: $(BIN)/.test-env book
+	$(BIN)/ruff check $(PYTHON_SOURCES)
+	$(BIN)/ruff format --check $(PYTHON_SOURCES)
 	$(BIN)/python tools/setup_cell.py --check
 	$(BIN)/python -m pytest tests chapters $(NBVAL)
 	$(MAKE) --no-print-directory nbval-generic

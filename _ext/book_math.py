@@ -10,6 +10,7 @@ KaTeX comes from its npm release (``tools/fetch_katex.py`` puts it into the
 virtual environment). A formula KaTeX cannot parse is a build warning with its
 page and line, so the strict build fails on it.
 """
+
 from __future__ import annotations
 
 import functools
@@ -18,8 +19,7 @@ import sys
 from pathlib import Path
 
 from docutils import nodes
-from py_mini_racer import MiniRacer
-from py_mini_racer import JSEvalException
+from py_mini_racer import JSEvalException, MiniRacer
 from sphinx.application import Sphinx
 from sphinx.locale import _
 from sphinx.util import logging
@@ -33,9 +33,11 @@ KATEX_HOME = Path(sys.prefix) / "share" / "katex"
 
 def katex_dir() -> Path:
     if not (KATEX_HOME / "katex.min.js").is_file():
-        raise RuntimeError(f"KaTeX is not installed in {KATEX_HOME}: run "
-                           "'python tools/fetch_katex.py' with the book's Python "
-                           "(make book does)")
+        raise RuntimeError(
+            f"KaTeX is not installed in {KATEX_HOME}: run "
+            "'python tools/fetch_katex.py' with the book's Python "
+            "(make book does)"
+        )
     return KATEX_HOME
 
 
@@ -49,7 +51,11 @@ def typesetter() -> MiniRacer:
 def typeset(latex: str, display: bool, node: nodes.Node) -> str:
     """KaTeX's HTML for one formula; the source itself, with a warning, when
     KaTeX cannot parse it."""
-    options = {"displayMode": display, "throwOnError": True, "output": "htmlAndMathml"}
+    options = {
+        "displayMode": display,
+        "throwOnError": True,
+        "output": "htmlAndMathml",
+    }
     try:
         return typesetter().call("katex.renderToString", latex, options)
     except JSEvalException as error:
@@ -59,7 +65,9 @@ def typeset(latex: str, display: bool, node: nodes.Node) -> str:
 
 
 def visit_inline(self, node: nodes.math) -> None:
-    self.body.append(self.starttag(node, "span", "", CLASS="math notranslate nohighlight"))
+    self.body.append(
+        self.starttag(node, "span", "", CLASS="math notranslate nohighlight")
+    )
     self.body.append(typeset(node.astext(), False, node) + "</span>")
     raise nodes.SkipNode
 
@@ -73,12 +81,16 @@ def display_source(node: nodes.math_block) -> str:
     parts = [part for part in latex.split("\n\n") if part.strip()]
     if len(parts) == 1:
         part = parts[0]
-        return rf"\begin{{split}}{part}\end{{split}}" if r"\\" in part else part
+        return (
+            rf"\begin{{split}}{part}\end{{split}}" if r"\\" in part else part
+        )
     return r"\begin{aligned}" + r"\\".join(parts) + r"\end{aligned}"
 
 
 def visit_display(self, node: nodes.math_block) -> None:
-    self.body.append(self.starttag(node, "div", CLASS="math notranslate nohighlight"))
+    self.body.append(
+        self.starttag(node, "div", CLASS="math notranslate nohighlight")
+    )
     if node["number"]:
         number = get_node_equation_number(self, node)
         self.body.append(f'<span class="eqno">({number})')
@@ -91,8 +103,9 @@ def visit_display(self, node: nodes.math_block) -> None:
 PUNCTUATION = ",.;:)!?"
 
 
-def keep_punctuation_with_formulas(app: Sphinx, doctree: nodes.document,
-                                   docname: str) -> None:
+def keep_punctuation_with_formulas(
+    app: Sphinx, doctree: nodes.document, docname: str
+) -> None:
     """A comma or full stop right after an inline formula goes into one
     unbreakable span with it: browsers may break a line after the formula's
     box, which left the punctuation at the start of the next line."""
@@ -100,7 +113,10 @@ def keep_punctuation_with_formulas(app: Sphinx, doctree: nodes.document,
         parent = formula.parent
         index = parent.index(formula)
         after = parent[index + 1] if index + 1 < len(parent) else None
-        if not isinstance(after, nodes.Text) or not after.astext()[:1] in PUNCTUATION:
+        if (
+            not isinstance(after, nodes.Text)
+            or after.astext()[:1] not in PUNCTUATION
+        ):
             continue
         text = after.astext()
         mark = len(text) - len(text.lstrip(PUNCTUATION))
@@ -124,18 +140,26 @@ def copy_assets(app: Sphinx, exception: Exception | None) -> None:
     if exception is not None or app.builder.format != "html":
         return
     target = Path(app.outdir) / "_static" / STATIC
-    shutil.copytree(katex_dir(), target, dirs_exist_ok=True,
-                    ignore=shutil.ignore_patterns("katex.min.js", "VERSION"))
+    shutil.copytree(
+        katex_dir(),
+        target,
+        dirs_exist_ok=True,
+        ignore=shutil.ignore_patterns("katex.min.js", "VERSION"),
+    )
     # Text with a formula is painted at once in a fallback font, then again
     # when KaTeX's font arrives, instead of staying blank until then.
     stylesheet = target / "katex.min.css"
     css = stylesheet.read_text(encoding="utf-8")
-    stylesheet.write_text(css.replace("@font-face{", "@font-face{font-display:swap;"),
-                          encoding="utf-8")
+    stylesheet.write_text(
+        css.replace("@font-face{", "@font-face{font-display:swap;"),
+        encoding="utf-8",
+    )
 
 
 def setup(app: Sphinx) -> dict:
-    app.add_html_math_renderer("katex", (visit_inline, None), (visit_display, None))
+    app.add_html_math_renderer(
+        "katex", (visit_inline, None), (visit_display, None)
+    )
     app.config.html_math_renderer = "katex"
     app.connect("builder-inited", add_stylesheet)
     app.connect("doctree-resolved", keep_punctuation_with_formulas)

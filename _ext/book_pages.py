@@ -18,6 +18,7 @@
   second thebe copy throws in the browser); each script is kept once, and
   thebe's, unused with launch_buttons.thebe off, not at all.
 """
+
 from __future__ import annotations
 
 import functools
@@ -31,40 +32,68 @@ from pathlib import Path
 from sphinx.application import Sphinx
 
 ICON = re.compile(r'<(i|span) class="([^"]*\bfa-[^"]*)"([^>]*)></\1>')
-FONTAWESOME_SCRIPT = re.compile(r'\s*<script defer src="[^"]*scripts/fontawesome\.js[^"]*"></script>')
+FONTAWESOME_SCRIPT = re.compile(
+    r'\s*<script defer src="[^"]*scripts/fontawesome\.js[^"]*"></script>'
+)
 # pydata-sphinx-theme loads Sphinx's search scripts and the whole search index
 # on every page, before the page can render, for its search-as-you-type
 # option; with that option off only the search page uses them.
 # The theme's theme.css holds only '@import "../basic.css"': a second round
 # trip before the page can render. The page links basic.css itself instead.
-THEME_IMPORT = re.compile(r'href="([^"]*_static/)styles/theme\.css\?digest=[0-9a-f]+"')
+THEME_IMPORT = re.compile(
+    r'href="([^"]*_static/)styles/theme\.css\?digest=[0-9a-f]+"'
+)
 # Sphinx's few settings, read by inline scripts while the page is parsed: in
 # the page rather than a blocking request.
-OPTIONS_SCRIPT = re.compile(r'<script src="[^"]*_static/documentation_options\.js[^"]*"></script>')
+OPTIONS_SCRIPT = re.compile(
+    r'<script src="[^"]*_static/documentation_options\.js[^"]*"></script>'
+)
 # A control's packed figures (d2l_local.widgets), up to 200 KB of base64 that
 # would hold up the page's first paint; see move_control_data.
-CONTROL_DATA = re.compile(r'(<div class="d2l-control" id="(d2l-control-[0-9a-f]+)".*?)'
-                          r'<script type="application/json" class="d2l-control-data">'
-                          r'(.*?)</script>', re.S)
+CONTROL_DATA = re.compile(
+    r'(<div class="d2l-control" id="(d2l-control-[0-9a-f]+)".*?)'
+    r'<script type="application/json" class="d2l-control-data">'
+    r"(.*?)</script>",
+    re.S,
+)
 CONTROL_FOLDER = "_static/controls"
-CONTROL_FILE_START = "(window.d2lControlData = window.d2lControlData || {})[{name}] =\n"
+CONTROL_FILE_START = (
+    "(window.d2lControlData = window.d2lControlData || {})[{name}] =\n"
+)
 # docutils writes the reference list as role="list" holding entries of the
 # deprecated role doc-biblioentry, which screen readers do not count as list
 # items (axe: aria-required-children). They become list items.
-BIBLIOGRAPHY_ENTRY = re.compile(r'(<div class="citation" id="[^"]*") role="doc-biblioentry"')
-SEARCH_SCRIPTS = re.compile(r'\s*<script src="[^"]*(?:_static/searchtools\.js|'
-                            r'_static/language_data\.js|searchindex\.js)"></script>')
-STYLE_CLASSES = {"fa-solid": "solid", "fas": "solid", "fa-brands": "brands", "fab": "brands",
-                 "fa-regular": "regular", "far": "regular"}
+BIBLIOGRAPHY_ENTRY = re.compile(
+    r'(<div class="citation" id="[^"]*") role="doc-biblioentry"'
+)
+SEARCH_SCRIPTS = re.compile(
+    r'\s*<script src="[^"]*(?:_static/searchtools\.js|'
+    r'_static/language_data\.js|searchindex\.js)"></script>'
+)
+STYLE_CLASSES = {
+    "fa-solid": "solid",
+    "fas": "solid",
+    "fa-brands": "brands",
+    "fab": "brands",
+    "fa-regular": "regular",
+    "far": "regular",
+}
 NOT_NAMES = {"fa-lg", "fa-fw", *STYLE_CLASSES}
 
 
 @functools.cache
 def icon_svg(style: str, name: str) -> str:
     """FontAwesome's SVG file for one icon (sized by the book-icon CSS)."""
-    folder = resources.files("fontawesomefree") / "static" / "fontawesomefree" / "svgs"
+    folder = (
+        resources.files("fontawesomefree")
+        / "static"
+        / "fontawesomefree"
+        / "svgs"
+    )
     svg = (folder / style / f"{name}.svg").read_text()
-    return svg.replace("<svg ", '<svg aria-hidden="true" focusable="false" ', 1)
+    return svg.replace(
+        "<svg ", '<svg aria-hidden="true" focusable="false" ', 1
+    )
 
 
 def inline_icon(match: re.Match) -> str:
@@ -72,11 +101,16 @@ def inline_icon(match: re.Match) -> str:
     theme's CSS would otherwise draw the glyph again from a 270 KB webfont."""
     tag, classes, rest = match.groups()
     names = classes.split()
-    style = next((STYLE_CLASSES[c] for c in names if c in STYLE_CLASSES), "solid")
+    style = next(
+        (STYLE_CLASSES[c] for c in names if c in STYLE_CLASSES), "solid"
+    )
     icon = next(c for c in names if c.startswith("fa-") and c not in NOT_NAMES)
     kept = [c for c in names if c not in NOT_NAMES and c != icon]
-    kept += ["book-icon", "book-icon-lg"] if "fa-lg" in names else ["book-icon"]
-    return f'<{tag} class="{" ".join(kept)}"{rest}>{icon_svg(style, icon[3:])}</{tag}>'
+    kept += (
+        ["book-icon", "book-icon-lg"] if "fa-lg" in names else ["book-icon"]
+    )
+    svg = icon_svg(style, icon[3:])
+    return f'<{tag} class="{" ".join(kept)}"{rest}>{svg}</{tag}>'
 
 
 def lighten(html: str, options: str, searches: bool = False) -> str:
@@ -85,13 +119,16 @@ def lighten(html: str, options: str, searches: bool = False) -> str:
     search scripts left out too unless the page ``searches``."""
     lighter = FONTAWESOME_SCRIPT.sub("", ICON.sub(inline_icon, html))
     lighter = THEME_IMPORT.sub(r'href="\1basic.css"', lighter)
-    lighter = OPTIONS_SCRIPT.sub(lambda _: f"<script>{options.strip()}</script>", lighter)
+    lighter = OPTIONS_SCRIPT.sub(
+        lambda _: f"<script>{options.strip()}</script>", lighter
+    )
     lighter = BIBLIOGRAPHY_ENTRY.sub(r'\1 role="listitem"', lighter)
     return lighter if searches else SEARCH_SCRIPTS.sub("", lighter)
 
 
 # Scripts that other scripts read while the page is parsed stay in order
-# and blocking; the rest wait until the page is parsed (defer keeps their order).
+# and blocking; the rest wait until the page is parsed (defer keeps their
+# order).
 # The search page's searchtools.js, loaded in its body, calls doctools.js.
 BLOCKING = ("documentation_options.js",)
 BLOCKING_ON_SEARCH = ("documentation_options.js", "doctools.js")
@@ -110,47 +147,79 @@ def move_control_data(html: str, page: Path, out: Path) -> str:
         before, name, data = match.groups()
         folder.mkdir(parents=True, exist_ok=True)
         start = CONTROL_FILE_START.replace("{name}", json.dumps(name))
-        (folder / f"{name}.js").write_text(f"{start}{data};\n", encoding="utf-8")
+        (folder / f"{name}.js").write_text(
+            f"{start}{data};\n", encoding="utf-8"
+        )
         # Not run by the browser (its type is no script language): the
         # control fetches the file when it comes near the screen.
-        return (f'{before}<script class="d2l-control-data" type="text/x-d2l-frames" '
-                f'data-src="{prefix}{CONTROL_FOLDER}/{name}.js"></script>')
+        return (
+            f'{before}<script class="d2l-control-data" '
+            'type="text/x-d2l-frames" '
+            f'data-src="{prefix}{CONTROL_FOLDER}/{name}.js"></script>'
+        )
 
     return CONTROL_DATA.sub(move, html)
 
 
-def keep_scripts_once(app: Sphinx, pagename: str, templatename: str, context: dict,
-                      doctree) -> None:
+def keep_scripts_once(
+    app: Sphinx, pagename: str, templatename: str, context: dict, doctree
+) -> None:
     blocking = BLOCKING_ON_SEARCH if pagename == "search" else BLOCKING
     seen, kept = set(), []
     for script in context.get("script_files", []):
-        body = script.attributes.get("body", "") if hasattr(script, "attributes") else ""
+        body = (
+            script.attributes.get("body", "")
+            if hasattr(script, "attributes")
+            else ""
+        )
         filename = str(getattr(script, "filename", script) or "")
         key = (filename, body)
-        if "THEBE_JS_URL" in body or filename.endswith("sphinx-thebe.js") or key in seen:
+        if (
+            "THEBE_JS_URL" in body
+            or filename.endswith("sphinx-thebe.js")
+            or key in seen
+        ):
             continue
         seen.add(key)
-        if filename and not body and not filename.endswith(blocking) \
-                and hasattr(script, "attributes") and "async" not in script.attributes:
+        if (
+            filename
+            and not body
+            and not filename.endswith(blocking)
+            and hasattr(script, "attributes")
+            and "async" not in script.attributes
+        ):
             # A new object: the builder shares each script between pages.
-            script = type(script)(script.filename, priority=script.priority,
-                                  **{**script.attributes, "defer": "defer"})
+            script = type(script)(
+                script.filename,
+                priority=script.priority,
+                **{**script.attributes, "defer": "defer"},
+            )
         kept.append(script)
     context["script_files"] = kept
-    context["css_files"] = [css for css in context.get("css_files", [])
-                            if not str(getattr(css, "filename", css)).endswith(UNUSED_CSS)]
+    context["css_files"] = [
+        css
+        for css in context.get("css_files", [])
+        if not str(getattr(css, "filename", css)).endswith(UNUSED_CSS)
+    ]
 
 
-def describe_page(app: Sphinx, pagename: str, templatename: str, context: dict,
-                  doctree) -> None:
-    """A meta description for search engines: the page's first paragraph of prose."""
+def describe_page(
+    app: Sphinx, pagename: str, templatename: str, context: dict, doctree
+) -> None:
+    """A meta description for search engines: the page's first paragraph of
+    prose."""
     if 'name="description"' in context.get("metatags", ""):
         return
-    summary = first_paragraph(doctree) if doctree is not None \
-        else f"Search the pages of {app.config.html_title or ''}."  # the search page
+    summary = (
+        first_paragraph(doctree)
+        if doctree is not None
+        # the search page
+        else f"Search the pages of {app.config.html_title or ''}."
+    )
     if summary:
         context["metatags"] = context.get("metatags", "") + (
-            f'\n<meta name="description" content="{html.escape(summary)}" />')
+            f'\n<meta name="description" content="{html.escape(summary)}" />'
+        )
 
 
 def first_paragraph(doctree) -> str | None:
@@ -160,7 +229,11 @@ def first_paragraph(doctree) -> str | None:
     for paragraph in doctree.findall(nodes.paragraph):
         text = " ".join(paragraph.astext().split())
         if len(text) > 60:
-            return text if len(text) <= 155 else text[:152].rsplit(" ", 1)[0] + "..."
+            return (
+                text
+                if len(text) <= 155
+                else text[:152].rsplit(" ", 1)[0] + "..."
+            )
     return None
 
 
@@ -168,12 +241,19 @@ def lighten_pages(app: Sphinx, exception: Exception | None) -> None:
     if exception is not None or app.builder.format != "html":
         return
     out = Path(app.outdir)
-    as_you_type = str(app.config.html_theme_options.get("search_as_you_type", "")).lower()
-    options = (out / "_static" / "documentation_options.js").read_text(encoding="utf-8")
+    as_you_type = str(
+        app.config.html_theme_options.get("search_as_you_type", "")
+    ).lower()
+    options = (out / "_static" / "documentation_options.js").read_text(
+        encoding="utf-8"
+    )
     for page in out.rglob("*.html"):
         text = page.read_text(encoding="utf-8")
-        lighter = lighten(text, options,
-                          searches=page.name == "search.html" or as_you_type == "true")
+        lighter = lighten(
+            text,
+            options,
+            searches=page.name == "search.html" or as_you_type == "true",
+        )
         lighter = move_control_data(lighter, page, out)
         if lighter != text:
             page.write_text(lighter, encoding="utf-8")
@@ -193,7 +273,9 @@ def set_theme_defaults(app: Sphinx, config) -> None:
     # The sidebar has the search box; the header's would be a second one.
     config.html_theme_options.setdefault("navbar_persistent", [])
     # The title beside the logo, not replaced by it.
-    config.html_theme_options.setdefault("logo", {}).setdefault("text", config.html_title)
+    config.html_theme_options.setdefault("logo", {}).setdefault(
+        "text", config.html_title
+    )
 
 
 def setup(app: Sphinx) -> dict:

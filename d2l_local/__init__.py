@@ -1,21 +1,67 @@
-"""Local stand-in for the parts of ``d2l.torch`` this book uses, and a few more.
+"""Local stand-in for the parts of ``d2l.torch`` this book uses, and a few
+more.
 
 Import it as ``import d2l_local as d2l``;
 the names and calls match ``d2l.torch`` where d2l has them.
 """
-from .attention import (DotProductAttention, MultiHeadAttention,
-                        causal_valid_lens, masked_softmax)
+
+from .attention import (
+    DotProductAttention,
+    MultiHeadAttention,
+    causal_valid_lens,
+    masked_softmax,
+)
 from .checks import check_shape
 from .device import cpu, deterministic, gpu, num_gpus, try_gpu
 from .notebook import glue, show_source
-from .plotting import plot, set_axes, set_figsize, show_heatmaps, use_svg_display
-from .positional_encoding import LearnedPositionalEmbedding, PositionalEncoding, sinusoidal_encoding
-from .relative import RotaryMultiHeadAttention, frequencies, rope, rotation_matrix, shift_error
+from .plotting import (
+    plot,
+    set_axes,
+    set_figsize,
+    show_heatmaps,
+    use_svg_display,
+)
+from .positional_encoding import (
+    LearnedPositionalEmbedding,
+    PositionalEncoding,
+    sinusoidal_encoding,
+)
+from .relative import (
+    RotaryMultiHeadAttention,
+    frequencies,
+    rope,
+    rotation_matrix,
+    shift_error,
+)
 from .widgets import Choice, choice_control, choice_controls
 
 __all__ = [
-    "Choice", "DotProductAttention", "LearnedPositionalEmbedding", "MultiHeadAttention", "PositionalEncoding", "RotaryMultiHeadAttention",
-    "causal_valid_lens", "check_shape", "choice_control", "choice_controls", "cpu", "deterministic", "frequencies", "glue", "gpu",
-    "masked_softmax", "num_gpus", "plot", "rope", "rotation_matrix", "set_axes", "set_figsize", "shift_error", "show_heatmaps", "show_source",
-    "sinusoidal_encoding", "try_gpu", "use_svg_display",
+    "Choice",
+    "DotProductAttention",
+    "LearnedPositionalEmbedding",
+    "MultiHeadAttention",
+    "PositionalEncoding",
+    "RotaryMultiHeadAttention",
+    "causal_valid_lens",
+    "check_shape",
+    "choice_control",
+    "choice_controls",
+    "cpu",
+    "deterministic",
+    "frequencies",
+    "glue",
+    "gpu",
+    "masked_softmax",
+    "num_gpus",
+    "plot",
+    "rope",
+    "rotation_matrix",
+    "set_axes",
+    "set_figsize",
+    "shift_error",
+    "show_heatmaps",
+    "show_source",
+    "sinusoidal_encoding",
+    "try_gpu",
+    "use_svg_display",
 ]

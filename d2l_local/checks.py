@@ -7,6 +7,7 @@ The pages show the teaching code of the attention and positional-encoding
 modules; the checks live here so that it reads like the textbook's.
 ``check_shape`` is the textbook's own helper (page "Self-Attention").
 """
+
 from __future__ import annotations
 
 import numbers
@@ -23,64 +24,90 @@ def check_shape(a: torch.Tensor, shape: tuple[int, ...]) -> None:
     ``raise`` so that it still checks under ``python -O``.
     """
     if tuple(a.shape) != tuple(shape):
-        raise AssertionError(f"tensor's shape {tuple(a.shape)} != expected shape {tuple(shape)}")
+        raise AssertionError(
+            f"tensor's shape {tuple(a.shape)} != expected shape {tuple(shape)}"
+        )
 
 
 def positive_int(name: str, value: object) -> int:
     """Return ``value`` as an ``int`` if it is an integer >= 1."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an integer >= 1, got {value!r} ({type(value).__name__})")
+        raise TypeError(
+            f"{name} must be an integer >= 1, "
+            f"got {value!r} ({type(value).__name__})"
+        )
     if value < 1:
         raise ValueError(f"{name} must be an integer >= 1, got {value}")
     return int(value)
 
 
 def even_int(name: str, value: object) -> int:
-    """Return ``value`` as an ``int`` if it is an even integer >= 2 (a width of column pairs)."""
+    """Return ``value`` as an ``int`` if it is an even integer >= 2 (a width
+    of column pairs)."""
     value = positive_int(name, value)
     if value % 2:
-        raise ValueError(f"{name} must be even so that columns form (sin, cos) pairs, got {value}")
+        raise ValueError(
+            f"{name} must be even so that columns form (sin, cos) pairs, "
+            f"got {value}"
+        )
     return value
 
 
 def probability(name: str, value: object) -> float:
     """Return ``value`` as a ``float`` if it lies in [0, 1)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a number in [0, 1), got {value!r} ({type(value).__name__})")
+        raise TypeError(
+            f"{name} must be a number in [0, 1), "
+            f"got {value!r} ({type(value).__name__})"
+        )
     if not 0 <= value < 1:
         raise ValueError(f"{name} must be in [0, 1), got {value}")
     return float(value)
 
 
-def tensor(name: str, value: object, ndim: int | tuple[int, ...]) -> torch.Tensor:
-    """Return ``value`` if it is a tensor with ``ndim`` dimensions (or one of them)."""
+def tensor(
+    name: str, value: object, ndim: int | tuple[int, ...]
+) -> torch.Tensor:
+    """Return ``value`` if it is a tensor with ``ndim`` dimensions (or one
+    of them)."""
     if not isinstance(value, torch.Tensor):
-        raise TypeError(f"{name} must be a torch.Tensor, got {type(value).__name__}")
+        raise TypeError(
+            f"{name} must be a torch.Tensor, got {type(value).__name__}"
+        )
     allowed = (ndim,) if isinstance(ndim, int) else ndim
     if value.dim() not in allowed:
         wanted = " or ".join(str(n) for n in allowed)
-        raise ValueError(f"{name} must have {wanted} dimensions, got shape {tuple(value.shape)}")
+        raise ValueError(
+            f"{name} must have {wanted} dimensions, "
+            f"got shape {tuple(value.shape)}"
+        )
     return value
 
 
 def floating(name: str, value: torch.Tensor) -> torch.Tensor:
     """Return ``value`` if its dtype is a floating-point type."""
     if not value.is_floating_point():
-        raise TypeError(f"{name} must have a floating-point dtype, got {value.dtype}")
-    return value
-
-
-def last_dim(name: str, value: torch.Tensor, size: int, size_name: str) -> torch.Tensor:
-    """Return ``value`` if its last dimension equals ``size``."""
-    if value.shape[-1] != size:
-        raise ValueError(
-            f"{name} must have last dimension {size_name}={size}, got shape {tuple(value.shape)}"
+        raise TypeError(
+            f"{name} must have a floating-point dtype, got {value.dtype}"
         )
     return value
 
 
-def valid_lens(lens: torch.Tensor, batch_size: int, num_queries: int,
-               num_keys: int) -> torch.Tensor:
+def last_dim(
+    name: str, value: torch.Tensor, size: int, size_name: str
+) -> torch.Tensor:
+    """Return ``value`` if its last dimension equals ``size``."""
+    if value.shape[-1] != size:
+        raise ValueError(
+            f"{name} must have last dimension {size_name}={size}, "
+            f"got shape {tuple(value.shape)}"
+        )
+    return value
+
+
+def valid_lens(
+    lens: torch.Tensor, batch_size: int, num_queries: int, num_keys: int
+) -> torch.Tensor:
     """Return ``lens`` if it has shape (batch_size,) or (batch_size,
     num_queries) and every entry lies in [0, num_keys]."""
     tensor("valid_lens", lens, (1, 2))
@@ -102,7 +129,11 @@ def valid_lens(lens: torch.Tensor, batch_size: int, num_queries: int,
 def attention_inputs(queries: object, keys: object, values: object) -> None:
     """Batched queries, keys and values that fit together: three dimensions
     each, one batch size, keys as wide as queries, one value per key."""
-    for name, value in (("queries", queries), ("keys", keys), ("values", values)):
+    for name, value in (
+        ("queries", queries),
+        ("keys", keys),
+        ("values", values),
+    ):
         tensor(name, value, 3)
     if not queries.shape[0] == keys.shape[0] == values.shape[0]:
         raise ValueError(
@@ -122,7 +153,9 @@ def heads(num_hiddens: object, num_heads: object) -> tuple[int, int]:
     num_hiddens = positive_int("num_hiddens", num_hiddens)
     num_heads = positive_int("num_heads", num_heads)
     if num_hiddens % num_heads:
-        divisors = [h for h in range(1, num_hiddens + 1) if num_hiddens % h == 0]
+        divisors = [
+            h for h in range(1, num_hiddens + 1) if num_hiddens % h == 0
+        ]
         raise ValueError(
             f"num_heads must divide num_hiddens={num_hiddens}; got "
             f"num_heads={num_heads}, valid values are {divisors}"
@@ -130,10 +163,20 @@ def heads(num_hiddens: object, num_heads: object) -> tuple[int, int]:
     return num_hiddens, num_heads
 
 
-def multi_head_inputs(queries: object, keys: object, values: object,
-                      lens: torch.Tensor | None, num_hiddens: int) -> None:
-    """Inputs of width ``num_hiddens`` and, if given, valid lengths that fit."""
-    for name, value in (("queries", queries), ("keys", keys), ("values", values)):
+def multi_head_inputs(
+    queries: object,
+    keys: object,
+    values: object,
+    lens: torch.Tensor | None,
+    num_hiddens: int,
+) -> None:
+    """Inputs of width ``num_hiddens`` and, if given, valid lengths that
+    fit."""
+    for name, value in (
+        ("queries", queries),
+        ("keys", keys),
+        ("values", values),
+    ):
         last_dim(name, tensor(name, value, 3), num_hiddens, "num_hiddens")
     if lens is not None:
         valid_lens(lens, queries.shape[0], queries.shape[1], keys.shape[1])
@@ -166,5 +209,7 @@ def rope_input(X: object, positions: torch.Tensor | None) -> None:
     even_int("num_hiddens", X.shape[-1])
     num_steps = X.shape[-2]
     if positions is not None and tuple(positions.shape) != (num_steps,):
-        raise ValueError(f"positions must have shape (n,)=({num_steps},), "
-                         f"got {tuple(positions.shape)}")
+        raise ValueError(
+            f"positions must have shape (n,)=({num_steps},), "
+            f"got {tuple(positions.shape)}"
+        )

@@ -58,6 +58,7 @@
         const label = data.labels[k][position];
         input.setAttribute("aria-valuetext", label);
         shown[k].textContent = label;
+        // The frames' order: d2l_local.widgets.frame_index.
         index = index * data.labels[k].length + position;
       });
       image.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(frames[index]);

@@ -1,4 +1,6 @@
-"""Cost of one layer of a CNN, an RNN and self-attention (Section 2, "Comparing CNNs, RNNs and self-attention").
+"""Cost of one layer of a CNN, an RNN and self-attention (page "Comparing
+CNNs, RNNs and Self-Attention", which shows ``multiply_adds`` and the
+path-length probe).
 
 Real layers that map (batch, n, d) to (batch, n, d): a CNN, an RNN, the
 attention step alone ("self-attention": scores and weighted sum, no
@@ -8,6 +10,7 @@ PyTorch's own FLOP counter; probes that measure with autograd how many
 sequential steps separate the first and the last position; and a wall-clock
 timer.
 """
+
 from __future__ import annotations
 
 import time
@@ -21,8 +24,16 @@ from . import checks
 from .attention import DotProductAttention, MultiHeadAttention
 
 __all__ = [
-    "ARCHITECTURES", "ConvLayer", "ProjectedSelfAttention", "RNNLayer", "SelfAttentionLayer",
-    "count_multiply_adds", "joining_depth", "make_layer", "multiply_adds", "path_length",
+    "ARCHITECTURES",
+    "ConvLayer",
+    "ProjectedSelfAttention",
+    "RNNLayer",
+    "SelfAttentionLayer",
+    "count_multiply_adds",
+    "joining_depth",
+    "make_layer",
+    "multiply_adds",
+    "path_length",
     "time_layer",
 ]
 
@@ -30,32 +41,42 @@ ARCHITECTURES = ("cnn", "rnn", "self-attention", "attention-layer")
 
 
 class ConvLayer(nn.Module):
-    """A 1-D convolution over positions, kernel size k, 'same' padding, width d in and out."""
+    """A 1-D convolution over positions, kernel size k, 'same' padding, width
+    d in and out."""
 
     def __init__(self, d: int, k: int) -> None:
         super().__init__()
         self.k = checks.positive_int("k", k)
         if k % 2 == 0:
-            raise ValueError(f"k must be odd so that the output keeps the input length, got {k}")
-        self.conv = nn.Conv1d(checks.positive_int("d", d), d, k, padding=k // 2, bias=False)
+            raise ValueError(
+                "k must be odd so that the output keeps the input length, "
+                f"got {k}"
+            )
+        self.conv = nn.Conv1d(
+            checks.positive_int("d", d), d, k, padding=k // 2, bias=False
+        )
 
     def forward(self, X: torch.Tensor) -> torch.Tensor:
         return torch.tanh(self.conv(X.transpose(1, 2))).transpose(1, 2)
 
 
 class RNNLayer(nn.Module):
-    """A tanh RNN of width d that returns its hidden state at every position."""
+    """A tanh RNN of width d that returns its hidden state at every
+    position."""
 
     def __init__(self, d: int) -> None:
         super().__init__()
-        self.rnn = nn.RNN(checks.positive_int("d", d), d, batch_first=True, bias=False)
+        self.rnn = nn.RNN(
+            checks.positive_int("d", d), d, batch_first=True, bias=False
+        )
 
     def forward(self, X: torch.Tensor) -> torch.Tensor:
         return self.rnn(X)[0]
 
 
 class SelfAttentionLayer(nn.Module):
-    """Scaled dot-product self-attention with X as queries, keys and values (no projections)."""
+    """Scaled dot-product self-attention with X as queries, keys and values
+    (no projections)."""
 
     def __init__(self, d: int) -> None:
         super().__init__()
@@ -67,7 +88,8 @@ class SelfAttentionLayer(nn.Module):
 
 
 class ProjectedSelfAttention(nn.Module):
-    """A full self-attention layer: X projected to Q, K, V, attention, output projection.
+    """A full self-attention layer: X projected to Q, K, V, attention, output
+    projection.
 
     One head; more heads split the same d x d projections and the same n^2 d
     products, so they cost the same multiply-adds.
@@ -75,7 +97,9 @@ class ProjectedSelfAttention(nn.Module):
 
     def __init__(self, d: int) -> None:
         super().__init__()
-        self.attention = MultiHeadAttention(checks.positive_int("d", d), 1, 0.0)
+        self.attention = MultiHeadAttention(
+            checks.positive_int("d", d), 1, 0.0
+        )
 
     def forward(self, X: torch.Tensor) -> torch.Tensor:
         return self.attention(X, X, X, None)
@@ -83,7 +107,10 @@ class ProjectedSelfAttention(nn.Module):
 
 def _check_architecture(architecture: str) -> None:
     if architecture not in ARCHITECTURES:
-        raise ValueError(f"architecture must be one of {ARCHITECTURES}, got {architecture!r}")
+        raise ValueError(
+            f"architecture must be one of {ARCHITECTURES}, "
+            f"got {architecture!r}"
+        )
 
 
 def make_layer(architecture: str, d: int, k: int = 3) -> nn.Module:
@@ -91,50 +118,76 @@ def make_layer(architecture: str, d: int, k: int = 3) -> nn.Module:
     _check_architecture(architecture)
     if architecture == "cnn":
         return ConvLayer(d, k)
-    return {"rnn": RNNLayer, "self-attention": SelfAttentionLayer,
-            "attention-layer": ProjectedSelfAttention}[architecture](d)
+    return {
+        "rnn": RNNLayer,
+        "self-attention": SelfAttentionLayer,
+        "attention-layer": ProjectedSelfAttention,
+    }[architecture](d)
 
 
 def multiply_adds(architecture: str, n: int, d: int, k: int = 3) -> int:
-    """Multiply-adds of one layer on n tokens of width d (kernel size k for the CNN).
+    """Multiply-adds of one layer on n tokens of width d (kernel size k for
+    the CNN).
 
     CNN: every position mixes k neighbours of width d into d outputs, k n d^2.
-    RNN: every step multiplies the input and the previous state by d x d matrices, 2 n d^2.
+    RNN: every step multiplies the input and the previous state by d x d
+      matrices, 2 n d^2.
     Self-attention alone: Q K^T and A V, each n x n x d, 2 n^2 d.
-    Attention layer: that, plus four d x d projections of n tokens, 4 n d^2 + 2 n^2 d.
+    Attention layer: that, plus four d x d projections of n tokens,
+      4 n d^2 + 2 n^2 d.
     """
     _check_architecture(architecture)
-    n, d, k = (checks.positive_int(name, v) for name, v in (("n", n), ("d", d), ("k", k)))
-    return {"cnn": k * n * d * d, "rnn": 2 * n * d * d, "self-attention": 2 * n * n * d,
-            "attention-layer": 4 * n * d * d + 2 * n * n * d}[architecture]
+    n, d, k = (
+        checks.positive_int(name, v)
+        for name, v in (("n", n), ("d", d), ("k", k))
+    )
+    return {
+        "cnn": k * n * d * d,
+        "rnn": 2 * n * d * d,
+        "self-attention": 2 * n * n * d,
+        "attention-layer": 4 * n * d * d + 2 * n * n * d,
+    }[architecture]
 
 
 def count_multiply_adds(layer: nn.Module, X: torch.Tensor) -> int:
-    """Multiply-adds that PyTorch's FLOP counter sees in ``layer(X)`` (it counts 2 FLOPs each)."""
+    """Multiply-adds that PyTorch's FLOP counter sees in ``layer(X)`` (it
+    counts 2 FLOPs each)."""
     counter = FlopCounterMode(display=False)
     with counter, torch.no_grad():
         layer(X)
     return counter.get_total_flops() // 2
 
 
-def _dependence(stack: Callable[[torch.Tensor], torch.Tensor], X: torch.Tensor,
-                last_only: bool) -> torch.Tensor:
-    """(outputs, inputs) boolean: True where output position i depends on input position j.
+def _dependence(
+    stack: Callable[[torch.Tensor], torch.Tensor],
+    X: torch.Tensor,
+    last_only: bool,
+) -> torch.Tensor:
+    """(outputs, inputs) boolean: True where output position i depends on
+    input position j.
 
     Only the last output's row when ``last_only``.
     """
     X = X.clone().requires_grad_(True)
     Y = stack(X)
     rows = []
-    for i in ([Y.shape[1] - 1] if last_only else range(Y.shape[1])):
+    for i in [Y.shape[1] - 1] if last_only else range(Y.shape[1]):
         (gradient,) = torch.autograd.grad(Y[:, i].sum(), X, retain_graph=True)
         rows.append(gradient[0].abs().sum(dim=-1) > 0)
     return torch.stack(rows)
 
 
-def _fewest_steps(architecture: str, n: int, d: int, k: int, seed: int,
-                  reached: Callable[[torch.Tensor], bool], last_only: bool) -> int:
-    """Fewest layers (time steps for the RNN) whose dependence pattern is ``reached``."""
+def _fewest_steps(
+    architecture: str,
+    n: int,
+    d: int,
+    k: int,
+    seed: int,
+    reached: Callable[[torch.Tensor], bool],
+    last_only: bool,
+) -> int:
+    """Fewest layers (time steps for the RNN) whose dependence pattern is
+    ``reached``."""
     _check_architecture(architecture)
     n = checks.positive_int("n", n)
     generator = torch.Generator().manual_seed(seed)
@@ -144,7 +197,10 @@ def _fewest_steps(architecture: str, n: int, d: int, k: int, seed: int,
         layer = RNNLayer(d)
         for steps in range(1, n + 1):
             # The layer run for ``steps`` steps over the last positions.
-            if reached(_dependence(lambda Z: layer(Z[:, n - steps:]), X, last_only)):
+            dependence = _dependence(
+                lambda Z: layer(Z[:, n - steps :]), X, last_only
+            )
+            if reached(dependence):
                 return steps
     else:
         layers: list[nn.Module] = []
@@ -155,27 +211,43 @@ def _fewest_steps(architecture: str, n: int, d: int, k: int, seed: int,
     raise AssertionError("the first and last positions never met")
 
 
-def path_length(architecture: str, n: int, d: int = 4, k: int = 3, seed: int = 0) -> int:
-    """Measured number of sequential steps from input position 1 to output position n.
+def path_length(
+    architecture: str, n: int, d: int = 4, k: int = 3, seed: int = 0
+) -> int:
+    """Measured number of sequential steps from input position 1 to output
+    position n.
 
     For the CNN and self-attention, the fewest stacked layers whose output at
     position n has a non-zero gradient with respect to the input at position 1.
     For the RNN, whose single layer already connects them, the fewest time
     steps it must run (on the last positions of the sequence) for the same.
     """
-    return _fewest_steps(architecture, n, d, k, seed, lambda D: bool(D[-1, 0]), True)
+    return _fewest_steps(
+        architecture, n, d, k, seed, lambda D: bool(D[-1, 0]), True
+    )
 
 
-def joining_depth(architecture: str, n: int, d: int = 4, k: int = 3, seed: int = 0) -> int:
-    """Measured fewest layers (RNN: time steps) after which some output depends on
-    both input position 1 and input position n: where the two first meet.
+def joining_depth(
+    architecture: str, n: int, d: int = 4, k: int = 3, seed: int = 0
+) -> int:
+    """Measured fewest layers (RNN: time steps) after which some output
+    depends on both input position 1 and input position n: where the two
+    first meet.
     """
-    return _fewest_steps(architecture, n, d, k, seed,
-                         lambda D: bool((D[:, 0] & D[:, -1]).any()), False)
+    return _fewest_steps(
+        architecture,
+        n,
+        d,
+        k,
+        seed,
+        lambda D: bool((D[:, 0] & D[:, -1]).any()),
+        False,
+    )
 
 
 def time_layer(layer: nn.Module, X: torch.Tensor, repeats: int = 5) -> float:
-    """Median wall-clock seconds of ``layer(X)`` over ``repeats`` runs, after one warm-up."""
+    """Median wall-clock seconds of ``layer(X)`` over ``repeats`` runs, after
+    one warm-up."""
     repeats = checks.positive_int("repeats", repeats)
 
     def synchronize() -> None:

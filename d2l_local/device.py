@@ -3,6 +3,7 @@
 Every page moves its model and its (CPU-made) data with ``try_gpu()``, so the
 same notebook runs on a laptop CPU and on a Colab GPU.
 """
+
 from __future__ import annotations
 
 import os
@@ -38,7 +39,8 @@ def try_gpu(i: int = 0) -> torch.device:
 
 
 def deterministic() -> None:
-    """Make every later torch operation pick deterministic kernels, on the CPU and on CUDA.
+    """Make every later torch operation pick deterministic kernels, on the
+    CPU and on CUDA.
 
     ``torch.use_deterministic_algorithms(True)`` alone makes matrix products
     on CUDA raise unless ``CUBLAS_WORKSPACE_CONFIG`` is set before cuBLAS is
@@ -48,8 +50,11 @@ def deterministic() -> None:
     """
     if os.environ.get("CUBLAS_WORKSPACE_CONFIG") not in CUBLAS_DETERMINISTIC:
         if torch.cuda.is_available() and torch.cuda.is_initialized():
-            warnings.warn("CUDA was used before deterministic(); cuBLAS may keep a "
-                          "non-deterministic workspace: call it first in a fresh kernel",
-                          RuntimeWarning, stacklevel=2)
+            warnings.warn(
+                "CUDA was used before deterministic(); cuBLAS may keep a "
+                "non-deterministic workspace: call it first in a fresh kernel",
+                RuntimeWarning,
+                stacklevel=2,
+            )
         os.environ["CUBLAS_WORKSPACE_CONFIG"] = CUBLAS_DETERMINISTIC[0]
     torch.use_deterministic_algorithms(True)

@@ -1,10 +1,13 @@
-"""Explanatory figures drawn from code (Sections 2, 3 and 4).
+"""Explanatory figures drawn from code (pages "Comparing CNNs, RNNs and
+Self-Attention", "Sinusoidal Positional Encoding" and "Relative Positional
+Information").
 
 ``show_architectures`` draws a CNN, an RNN and self-attention over the same
 tokens; ``show_bits_and_encoding`` puts binary counting beside the
 sinusoidal table; ``show_rotation`` draws one column pair of the table on the
 unit circle and the rotation by delta * w_j that moves position i to i + delta.
 """
+
 from __future__ import annotations
 
 import math
@@ -24,19 +27,42 @@ __all__ = ["show_architectures", "show_bits_and_encoding", "show_rotation"]
 
 def _nodes(ax, xs, y, labels=None, color="white", edge="black"):
     for index, x in enumerate(xs):
-        ax.add_patch(plt.Circle((x, y), 0.28, facecolor=color, edgecolor=edge, zorder=3))
+        ax.add_patch(
+            plt.Circle((x, y), 0.28, facecolor=color, edgecolor=edge, zorder=3)
+        )
         if labels:
-            ax.text(x, y, labels[index], ha="center", va="center", fontsize=13, zorder=4)
+            ax.text(
+                x,
+                y,
+                labels[index],
+                ha="center",
+                va="center",
+                fontsize=13,
+                zorder=4,
+            )
 
 
 def _edge(ax, start, end, color="0.55", width=1.0):
-    ax.annotate("", xy=end, xytext=start, zorder=2,
-                arrowprops={"arrowstyle": "-|>", "color": color, "lw": width,
-                            "shrinkA": 9, "shrinkB": 9})
+    ax.annotate(
+        "",
+        xy=end,
+        xytext=start,
+        zorder=2,
+        arrowprops={
+            "arrowstyle": "-|>",
+            "color": color,
+            "lw": width,
+            "shrinkA": 9,
+            "shrinkB": 9,
+        },
+    )
 
 
-def show_architectures(n: int = 5, figsize: tuple[float, float] = (9, 3.2)) -> None:
-    """A two-layer CNN (kernel 3), an RNN chain and all-to-all self-attention over x1..xn.
+def show_architectures(
+    n: int = 5, figsize: tuple[float, float] = (9, 3.2)
+) -> None:
+    """A two-layer CNN (kernel 3), an RNN chain and all-to-all self-attention
+    over x1..xn.
 
     In the CNN the receptive field of the top middle unit is drawn in colour:
     with n = 5 it reaches x1 and x5.
@@ -55,10 +81,18 @@ def show_architectures(n: int = 5, figsize: tuple[float, float] = (9, 3.2)) -> N
             for source in (x - 1, x, x + 1):
                 if not 0 <= source < n:
                     continue
-                # Every input feeding a first-layer unit of the field is inside it.
-                on_path = x in reach[layer] and (layer == 1 or source in reach[layer - 1])
-                _edge(cnn, (source, layer - 1), (x, layer),
-                      hot if on_path else "0.8", 1.4 if on_path else 0.8)
+                # Every input feeding a first-layer unit of the field is
+                # inside it.
+                on_path = x in reach[layer] and (
+                    layer == 1 or source in reach[layer - 1]
+                )
+                _edge(
+                    cnn,
+                    (source, layer - 1),
+                    (x, layer),
+                    hot if on_path else "0.8",
+                    1.4 if on_path else 0.8,
+                )
     _nodes(cnn, xs, 0, labels, color="#fde0dd")
     for layer in (1, 2):
         _nodes(cnn, xs, layer, color="white")
@@ -86,33 +120,50 @@ def show_architectures(n: int = 5, figsize: tuple[float, float] = (9, 3.2)) -> N
     fig.tight_layout()
 
 
-def show_bits_and_encoding(num_rows: int = 60, num_bits: int = 6, num_hiddens: int = 32,
-                           figsize: tuple[float, float] = (7, 4)) -> None:
-    """Binary digits of 0..num_rows-1 (lowest bit first) beside the sinusoidal table."""
+def show_bits_and_encoding(
+    num_rows: int = 60,
+    num_bits: int = 6,
+    num_hiddens: int = 32,
+    figsize: tuple[float, float] = (7, 4),
+) -> None:
+    """Binary digits of 0..num_rows-1 (lowest bit first) beside the
+    sinusoidal table."""
     num_rows = checks.positive_int("num_rows", num_rows)
     num_bits = checks.positive_int("num_bits", num_bits)
-    if num_rows > 2 ** num_bits:
-        raise ValueError(f"num_bits must be at least {math.ceil(math.log2(num_rows))} to count "
-                         f"to num_rows - 1 = {num_rows - 1}, got {num_bits}")
+    if num_rows > 2**num_bits:
+        raise ValueError(
+            f"num_bits must be at least {math.ceil(math.log2(num_rows))} "
+            f"to count to num_rows - 1 = {num_rows - 1}, got {num_bits}"
+        )
     bits = (np.arange(num_rows)[:, None] >> np.arange(num_bits)) & 1
     P = sinusoidal_encoding(num_rows, num_hiddens).numpy()
     use_svg_display()
-    fig, (left, right) = plt.subplots(1, 2, figsize=figsize,
-                                      gridspec_kw={"width_ratios": [1, 2.5]})
+    fig, (left, right) = plt.subplots(
+        1, 2, figsize=figsize, gridspec_kw={"width_ratios": [1, 2.5]}
+    )
     left.imshow(bits, cmap="Greys", aspect="auto", interpolation="nearest")
     left.set_xticks(range(num_bits), [f"$2^{b}$" for b in range(num_bits)])
     left.set_title("bits of the row number")
     left.set_xlabel("Bit (lowest first)")
     left.set_ylabel("Row (position)")
-    image = right.imshow(P, cmap="RdBu", vmin=-1, vmax=1, aspect="auto", interpolation="nearest")
+    image = right.imshow(
+        P, cmap="RdBu", vmin=-1, vmax=1, aspect="auto", interpolation="nearest"
+    )
     right.set_title(f"sinusoidal encoding, d = {num_hiddens}")
     right.set_xlabel("Column (encoding dimension)")
     fig.colorbar(image, ax=right, shrink=0.8)
 
 
-def show_rotation(i: int, delta: int, j: int, num_hiddens: int, num_positions: int = 60,
-                  figsize: tuple[float, float] = (4, 4)) -> None:
-    """Column pair j of P on the unit circle: position i rotates by delta * w_j to i + delta.
+def show_rotation(
+    i: int,
+    delta: int,
+    j: int,
+    num_hiddens: int,
+    num_positions: int = 60,
+    figsize: tuple[float, float] = (4, 4),
+) -> None:
+    """Column pair j of P on the unit circle: position i rotates by
+    delta * w_j to i + delta.
 
     Position m sits at (p_{m,2j+1}, p_{m,2j}) = (cos m w_j, sin m w_j).
     """
@@ -120,28 +171,58 @@ def show_rotation(i: int, delta: int, j: int, num_hiddens: int, num_positions: i
     num_positions = checks.positive_int("num_positions", num_positions)
     pairs = num_hiddens // 2
     if not 0 <= j < pairs:
-        raise ValueError(f"j must lie in [0, {pairs - 1}] for num_hiddens={num_hiddens}, got {j}")
+        raise ValueError(
+            f"j must lie in [0, {pairs - 1}] for num_hiddens={num_hiddens}, "
+            f"got {j}"
+        )
     for name, position in (("i", i), ("i + delta", i + delta)):
         if not 0 <= position < num_positions:
-            raise ValueError(f"{name} must lie in [0, {num_positions - 1}], got {position}")
-    P = sinusoidal_encoding(num_positions, num_hiddens, dtype=torch.float64).numpy()
+            raise ValueError(
+                f"{name} must lie in [0, {num_positions - 1}], got {position}"
+            )
+    P = sinusoidal_encoding(
+        num_positions, num_hiddens, dtype=torch.float64
+    ).numpy()
     omega = frequencies(num_hiddens)[j].item()
     use_svg_display()
     fig, ax = plt.subplots(figsize=figsize)
     theta = np.linspace(0, 2 * np.pi, 200)
     ax.plot(np.cos(theta), np.sin(theta), color="0.85", lw=1)
-    ax.scatter(P[:, 2 * j + 1], P[:, 2 * j], s=8, color="0.6", label="positions 0..%d" % (num_positions - 1))
-    for position, color, name in ((i, "tab:blue", "i"), (i + delta, "tab:red", "i + δ")):
+    ax.scatter(
+        P[:, 2 * j + 1],
+        P[:, 2 * j],
+        s=8,
+        color="0.6",
+        label="positions 0..%d" % (num_positions - 1),
+    )
+    for position, color, name in (
+        (i, "tab:blue", "i"),
+        (i + delta, "tab:red", "i + δ"),
+    ):
         x, y = P[position, 2 * j + 1], P[position, 2 * j]
         ax.plot([0, x], [0, y], color=color, lw=2)
-        ax.scatter([x], [y], s=40, color=color, zorder=3, label=f"{name} = {position}")
+        ax.scatter(
+            [x], [y], s=40, color=color, zorder=3, label=f"{name} = {position}"
+        )
     start = math.degrees(i * omega)
     sweep = math.degrees(delta * omega)
-    ax.add_patch(Arc((0, 0), 0.6, 0.6, theta1=min(start, start + sweep),
-                     theta2=max(start, start + sweep), color="tab:red", lw=1.5))
+    ax.add_patch(
+        Arc(
+            (0, 0),
+            0.6,
+            0.6,
+            theta1=min(start, start + sweep),
+            theta2=max(start, start + sweep),
+            color="tab:red",
+            lw=1.5,
+        )
+    )
     # Two title lines: one would be cut on a phone-width page.
-    ax.set_title(f"pair j = {j}: $\\omega_j$ = {omega:.4g}\n"
-                 f"angle $\\delta\\omega_j$ = {delta * omega:.3g} rad", fontsize=10)
+    ax.set_title(
+        f"pair j = {j}: $\\omega_j$ = {omega:.4g}\n"
+        f"angle $\\delta\\omega_j$ = {delta * omega:.3g} rad",
+        fontsize=10,
+    )
     ax.set_xlabel(f"$p_{{m,{2 * j + 1}}} = \\cos(m\\omega_j)$")
     ax.set_ylabel(f"$p_{{m,{2 * j}}} = \\sin(m\\omega_j)$")
     ax.set_xlim(-1.25, 1.25)

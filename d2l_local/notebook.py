@@ -7,6 +7,7 @@ the value is simply shown, so the notebook still runs.
 ``show_source``: the library's own code of a function or class, read from
 its file when the cell runs, so that what a page teaches is what runs.
 """
+
 from __future__ import annotations
 
 import html
@@ -19,7 +20,8 @@ __all__ = ["glue", "show_source"]
 
 
 def glue(name: str, value, display: bool = False) -> None:
-    """Store ``value`` under ``name`` for the prose; show it only if ``display``."""
+    """Store ``value`` under ``name`` for the prose; show it only if
+    ``display``."""
     try:
         myst_nb = importlib.import_module("myst_nb")
     except ImportError:
@@ -38,11 +40,14 @@ class Source:
             raise TypeError("show_source takes at least one function or class")
         for obj in objects:
             if not (inspect.isfunction(obj) or inspect.isclass(obj)):
-                raise TypeError("show_source takes functions and classes, "
-                                f"got {type(obj).__name__}")
+                raise TypeError(
+                    "show_source takes functions and classes, "
+                    f"got {type(obj).__name__}"
+                )
         self.names = [f"{o.__module__}.{o.__qualname__}" for o in objects]
-        self.code = "\n\n".join(textwrap.dedent(inspect.getsource(o))
-                                 for o in objects)
+        self.code = "\n\n".join(
+            textwrap.dedent(inspect.getsource(o)) for o in objects
+        )
 
     def _repr_mimebundle_(self, include=None, exclude=None) -> dict[str, str]:
         from pygments import highlight
@@ -55,9 +60,11 @@ class Source:
         names = html.escape(" ".join(self.names))
         return {
             "text/plain": self.code,
-            "text/html": (f'<div class="highlight-python notranslate d2l-source" '
-                          f'data-source="{names}">'
-                          f'<div class="highlight"><pre>{body}</pre></div></div>'),
+            "text/html": (
+                f'<div class="highlight-python notranslate d2l-source" '
+                f'data-source="{names}">'
+                f'<div class="highlight"><pre>{body}</pre></div></div>'
+            ),
         }
 
 

@@ -1,4 +1,5 @@
-"""Does a model need position? A task where only order decides the label (Section 5).
+"""Does a model need position? A task where only order decides the label
+(page "Does the Model Need Position? An Experiment").
 
 Each sequence holds one token A, one token B and filler tokens; the label is
 1 when A comes before B. Both orders contain the same tokens, so a model
@@ -6,6 +7,7 @@ that ignores position cannot beat chance. ``OrderClassifier`` is one
 self-attention layer with a choice of positional information, trained by
 ``train_classifier`` with a fixed seed.
 """
+
 from __future__ import annotations
 
 import time
@@ -19,8 +21,19 @@ from .attention import MultiHeadAttention, causal_valid_lens
 from .positional_encoding import LearnedPositionalEmbedding, PositionalEncoding
 from .relative import RotaryMultiHeadAttention
 
-__all__ = ["POSITIONS", "AttentionClassifier", "LSTMClassifier", "OrderClassifier", "TrainingLog", "accuracy",
-           "make_order_task", "mirror", "train_classifier", "verdict", "within"]
+__all__ = [
+    "POSITIONS",
+    "AttentionClassifier",
+    "LSTMClassifier",
+    "OrderClassifier",
+    "TrainingLog",
+    "accuracy",
+    "make_order_task",
+    "mirror",
+    "train_classifier",
+    "verdict",
+    "within",
+]
 
 TOKEN_A, TOKEN_B = 0, 1
 # How each variant learns where a token stands: nothing, an added table
@@ -28,22 +41,33 @@ TOKEN_A, TOKEN_B = 0, 1
 POSITIONS = ("none", "sinusoidal", "learned", "rope", "causal")
 
 
-def make_order_task(num_examples: int, num_steps: int, vocab_size: int = 10,
-                    seed: int = 0) -> tuple[torch.Tensor, torch.Tensor]:
-    """Token ids (num_examples, num_steps) and labels (num_examples,), made on the CPU.
+def make_order_task(
+    num_examples: int, num_steps: int, vocab_size: int = 10, seed: int = 0
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """Token ids (num_examples, num_steps) and labels (num_examples,), made on
+    the CPU.
 
-    Tokens 0 and 1 are A and B; the others are fillers. Label 1 means A comes first.
+    Tokens 0 and 1 are A and B; the others are fillers. Label 1 means A comes
+    first.
     """
     num_examples = checks.positive_int("num_examples", num_examples)
     num_steps = checks.positive_int("num_steps", num_steps)
     vocab_size = checks.positive_int("vocab_size", vocab_size)
     if num_steps < 2:
-        raise ValueError(f"num_steps must be at least 2 to hold A and B, got {num_steps}")
+        raise ValueError(
+            f"num_steps must be at least 2 to hold A and B, got {num_steps}"
+        )
     if vocab_size < 3:
-        raise ValueError(f"vocab_size must be at least 3 (A, B and a filler), got {vocab_size}")
+        raise ValueError(
+            "vocab_size must be at least 3 (A, B and a filler), "
+            f"got {vocab_size}"
+        )
     generator = torch.Generator().manual_seed(seed)
-    tokens = torch.randint(2, vocab_size, (num_examples, num_steps), generator=generator)
-    places = torch.rand(num_examples, num_steps, generator=generator).argsort(dim=1)[:, :2]
+    tokens = torch.randint(
+        2, vocab_size, (num_examples, num_steps), generator=generator
+    )
+    noise = torch.rand(num_examples, num_steps, generator=generator)
+    places = noise.argsort(dim=1)[:, :2]
     rows = torch.arange(num_examples)
     tokens[rows, places[:, 0]] = TOKEN_A
     tokens[rows, places[:, 1]] = TOKEN_B
@@ -51,26 +75,37 @@ def make_order_task(num_examples: int, num_steps: int, vocab_size: int = 10,
     return tokens, labels
 
 
-def mirror(tokens: torch.Tensor, labels: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    """The sequences followed by their mirror images: A and B swapped, labels flipped.
+def mirror(
+    tokens: torch.Tensor, labels: torch.Tensor
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """The sequences followed by their mirror images: A and B swapped, labels
+    flipped.
 
     Each mirrored sequence holds the same tokens as its original, so a model
-    that cannot see order answers both alike and gets exactly one of them right.
+    that cannot see order answers both alike and gets exactly one of them
+    right.
     """
     checks.tensor("tokens", tokens, 2)
-    swapped = torch.where(tokens == TOKEN_A, TOKEN_B, torch.where(tokens == TOKEN_B, TOKEN_A, tokens))
+    swapped = torch.where(
+        tokens == TOKEN_A,
+        TOKEN_B,
+        torch.where(tokens == TOKEN_B, TOKEN_A, tokens),
+    )
     return torch.cat([tokens, swapped]), torch.cat([labels, 1 - labels])
 
 
 def within(tokens: torch.Tensor, num_positions: int) -> torch.Tensor:
-    """True for each sequence whose A and B both lie in its first ``num_positions`` positions."""
+    """True for each sequence whose A and B both lie in its first
+    ``num_positions`` positions."""
     checks.tensor("tokens", tokens, 2)
     num_positions = checks.positive_int("num_positions", num_positions)
-    return ((tokens == TOKEN_A) | (tokens == TOKEN_B))[:, num_positions:].sum(dim=1) == 0
+    marked = (tokens == TOKEN_A) | (tokens == TOKEN_B)
+    return marked[:, num_positions:].sum(dim=1) == 0
 
 
 class OrderClassifier(nn.Module):
-    """Embedding (+ positions) -> self-attention -> position-wise MLP -> mean -> 2 logits.
+    """Embedding (+ positions) -> self-attention -> position-wise MLP -> mean
+    -> 2 logits.
 
     ``positions`` is one of ``POSITIONS``: "none" (nothing tells positions
     apart), "sinusoidal" or "learned" (a table added to the embeddings),
@@ -78,27 +113,51 @@ class OrderClassifier(nn.Module):
     positional code, but query i sees keys 0..i only).
     """
 
-    def __init__(self, vocab_size: int, num_hiddens: int, num_heads: int, positions: str,
-                 max_len: int = 64) -> None:
+    def __init__(
+        self,
+        vocab_size: int,
+        num_hiddens: int,
+        num_heads: int,
+        positions: str,
+        max_len: int = 64,
+    ) -> None:
         super().__init__()
         if positions not in POSITIONS:
-            raise ValueError(f"positions must be one of {POSITIONS}, got {positions!r}")
+            raise ValueError(
+                f"positions must be one of {POSITIONS}, got {positions!r}"
+            )
         self.causal = positions == "causal"
-        self.embedding = nn.Embedding(checks.positive_int("vocab_size", vocab_size), num_hiddens)
+        self.embedding = nn.Embedding(
+            checks.positive_int("vocab_size", vocab_size), num_hiddens
+        )
         self.positions = {
-            "sinusoidal": lambda: PositionalEncoding(num_hiddens, 0.0, max_len),
-            "learned": lambda: LearnedPositionalEmbedding(num_hiddens, 0.0, max_len),
+            "sinusoidal": lambda: PositionalEncoding(
+                num_hiddens, 0.0, max_len
+            ),
+            "learned": lambda: LearnedPositionalEmbedding(
+                num_hiddens, 0.0, max_len
+            ),
         }.get(positions, nn.Identity)()
-        attention = RotaryMultiHeadAttention if positions == "rope" else MultiHeadAttention
+        attention = (
+            RotaryMultiHeadAttention
+            if positions == "rope"
+            else MultiHeadAttention
+        )
         self.attention = attention(num_hiddens, num_heads, 0.0)
-        self.mlp = nn.Sequential(nn.Linear(num_hiddens, 2 * num_hiddens), nn.ReLU(),
-                                 nn.Linear(2 * num_hiddens, num_hiddens))
+        self.mlp = nn.Sequential(
+            nn.Linear(num_hiddens, 2 * num_hiddens),
+            nn.ReLU(),
+            nn.Linear(2 * num_hiddens, num_hiddens),
+        )
         self.output = nn.Linear(num_hiddens, 2)
 
     def forward(self, tokens: torch.Tensor) -> torch.Tensor:
         X = self.positions(self.embedding(tokens))
-        valid_lens = (causal_valid_lens(X.shape[0], X.shape[1], device=X.device)
-                      if self.causal else None)
+        valid_lens = (
+            causal_valid_lens(X.shape[0], X.shape[1], device=X.device)
+            if self.causal
+            else None
+        )
         X = X + self.attention(X, X, X, valid_lens)
         X = X + self.mlp(X)
         return self.output(X.mean(dim=1))
@@ -106,13 +165,16 @@ class OrderClassifier(nn.Module):
 
 @dataclass
 class TrainingLog:
-    """Loss of every training step, and the wall-clock seconds the training took."""
+    """Loss of every training step, and the wall-clock seconds the training
+    took."""
 
     losses: list[float] = field(default_factory=list)
     seconds: float = 0.0
 
 
-def accuracy(model: nn.Module, tokens: torch.Tensor, labels: torch.Tensor) -> float:
+def accuracy(
+    model: nn.Module, tokens: torch.Tensor, labels: torch.Tensor
+) -> float:
     """Fraction of sequences whose predicted label is right."""
     model.eval()
     device = next(model.parameters()).device
@@ -121,10 +183,18 @@ def accuracy(model: nn.Module, tokens: torch.Tensor, labels: torch.Tensor) -> fl
     return (predictions == labels).float().mean().item()
 
 
-def train_classifier(model: nn.Module, tokens: torch.Tensor, labels: torch.Tensor,
-                     num_steps: int = 300, batch_size: int = 64, lr: float = 3e-3,
-                     seed: int = 0, progress=None) -> TrainingLog:
-    """Adam on cross-entropy over seeded random mini-batches; returns the loss curve.
+def train_classifier(
+    model: nn.Module,
+    tokens: torch.Tensor,
+    labels: torch.Tensor,
+    num_steps: int = 300,
+    batch_size: int = 64,
+    lr: float = 3e-3,
+    seed: int = 0,
+    progress=None,
+) -> TrainingLog:
+    """Adam on cross-entropy over seeded random mini-batches; returns the
+    loss curve.
 
     ``progress`` wraps the step range (pass ``tqdm`` for a progress bar).
     """
@@ -135,12 +205,18 @@ def train_classifier(model: nn.Module, tokens: torch.Tensor, labels: torch.Tenso
     optimizer = torch.optim.Adam(model.parameters(), lr=lr)
     loss_fn = nn.CrossEntropyLoss()
     log = TrainingLog()
-    steps = range(num_steps) if progress is None else progress(range(num_steps))
+    steps = (
+        range(num_steps) if progress is None else progress(range(num_steps))
+    )
     start = time.perf_counter()
     model.train()
     for _ in steps:
-        batch = torch.randint(0, len(tokens), (batch_size,), generator=generator)
-        loss = loss_fn(model(tokens[batch].to(device)), labels[batch].to(device))
+        batch = torch.randint(
+            0, len(tokens), (batch_size,), generator=generator
+        )
+        loss = loss_fn(
+            model(tokens[batch].to(device)), labels[batch].to(device)
+        )
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
@@ -150,25 +226,36 @@ def train_classifier(model: nn.Module, tokens: torch.Tensor, labels: torch.Tenso
 
 
 class LSTMClassifier(nn.Module):
-    """An LSTM over (batch, n, d) inputs whose last hidden state gives the class logits."""
+    """An LSTM over (batch, n, d) inputs whose last hidden state gives the
+    class logits."""
 
     def __init__(self, num_hiddens: int, num_classes: int = 2) -> None:
         super().__init__()
-        self.lstm = nn.LSTM(checks.positive_int("num_hiddens", num_hiddens), num_hiddens,
-                            batch_first=True)
-        self.output = nn.Linear(num_hiddens, checks.positive_int("num_classes", num_classes))
+        self.lstm = nn.LSTM(
+            checks.positive_int("num_hiddens", num_hiddens),
+            num_hiddens,
+            batch_first=True,
+        )
+        self.output = nn.Linear(
+            num_hiddens, checks.positive_int("num_classes", num_classes)
+        )
 
     def forward(self, X: torch.Tensor) -> torch.Tensor:
         return self.output(self.lstm(X)[0][:, -1])
 
 
 class AttentionClassifier(nn.Module):
-    """Multi-head self-attention over (batch, n, d) inputs, mean-pooled into class logits."""
+    """Multi-head self-attention over (batch, n, d) inputs, mean-pooled into
+    class logits."""
 
-    def __init__(self, num_hiddens: int, num_heads: int, num_classes: int = 2) -> None:
+    def __init__(
+        self, num_hiddens: int, num_heads: int, num_classes: int = 2
+    ) -> None:
         super().__init__()
         self.attention = MultiHeadAttention(num_hiddens, num_heads, 0.0)
-        self.output = nn.Linear(num_hiddens, checks.positive_int("num_classes", num_classes))
+        self.output = nn.Linear(
+            num_hiddens, checks.positive_int("num_classes", num_classes)
+        )
 
     def forward(self, X: torch.Tensor) -> torch.Tensor:
         return self.output(self.attention(X, X, X, None).mean(dim=1))
@@ -189,6 +276,7 @@ def verdict(accuracies: list[float]) -> str:
     if min(accuracies) >= SOLVED:
         return f"solved: every seed >= {SOLVED}"
     if all(CHANCE[0] <= a <= CHANCE[1] for a in accuracies):
-        return f"near 0.5: every seed within {CHANCE[0]}-{CHANCE[1]}, not solved"
+        return (
+            f"near 0.5: every seed within {CHANCE[0]}-{CHANCE[1]}, not solved"
+        )
     return "neither: not every seed solves it, not every seed is near 0.5"
-

@@ -1,10 +1,12 @@
-"""Figures with d2l's plotting calls: ``plot`` and ``show_heatmaps`` (every section).
+"""Figures with d2l's plotting calls: ``plot`` and ``show_heatmaps`` (every
+section).
 
 ``use_svg_display`` also makes the SVG text reproducible (fixed hash salt, no
 date, text kept as text) so that nbval can compare figures between runs.
 Arguments are checked before any figure is created, so bad input never
 leaves a half-drawn figure behind.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -14,7 +16,13 @@ import numpy as np
 import torch
 from matplotlib import pyplot as plt
 
-__all__ = ["plot", "set_axes", "set_figsize", "show_heatmaps", "use_svg_display"]
+__all__ = [
+    "plot",
+    "set_axes",
+    "set_figsize",
+    "show_heatmaps",
+    "use_svg_display",
+]
 
 # Stable, compact SVG: the same figure gives the same bytes on every run.
 matplotlib.rcParams["svg.hashsalt"] = "d2l_local"
@@ -22,7 +30,8 @@ matplotlib.rcParams["svg.fonttype"] = "none"
 
 
 def use_svg_display() -> None:
-    """Show inline figures as SVG without a date stamp (a no-op outside IPython)."""
+    """Show inline figures as SVG without a date stamp (a no-op outside
+    IPython)."""
     from IPython import get_ipython
 
     if get_ipython() is None:
@@ -39,7 +48,8 @@ def set_figsize(figsize: tuple[float, float] = (3.5, 2.5)) -> None:
 
 
 def set_axes(axes, xlabel, ylabel, xlim, ylim, xscale, yscale, legend) -> None:
-    """Label, scale and limit ``axes``, add the legend if one is given, draw a grid."""
+    """Label, scale and limit ``axes``, add the legend if one is given, draw
+    a grid."""
     axes.set_xlabel(xlabel)
     axes.set_ylabel(ylabel)
     axes.set_xscale(xscale)
@@ -59,13 +69,26 @@ def _to_numpy(x) -> np.ndarray:
 
 def _has_one_axis(x) -> bool:
     return (hasattr(x, "ndim") and x.ndim == 1) or (
-        isinstance(x, list) and not hasattr(x[0], "__len__"))
+        isinstance(x, list) and not hasattr(x[0], "__len__")
+    )
 
 
-def plot(X, Y=None, xlabel=None, ylabel=None, legend=None, xlim=None, ylim=None,
-         xscale="linear", yscale="linear", fmts=("-", "m--", "g-.", "r:"),
-         figsize=(3.5, 2.5), axes=None) -> None:
-    """Plot one or more curves, as ``d2l.plot`` does (on ``axes`` or the current axes).
+def plot(
+    X,
+    Y=None,
+    xlabel=None,
+    ylabel=None,
+    legend=None,
+    xlim=None,
+    ylim=None,
+    xscale="linear",
+    yscale="linear",
+    fmts=("-", "m--", "g-.", "r:"),
+    figsize=(3.5, 2.5),
+    axes=None,
+) -> None:
+    """Plot one or more curves, as ``d2l.plot`` does (on ``axes`` or the
+    current axes).
 
     ``X`` alone is plotted against its index; with ``Y``, each curve of ``Y``
     is plotted against ``X`` (or against the matching curve of ``X``).
@@ -79,9 +102,15 @@ def plot(X, Y=None, xlabel=None, ylabel=None, legend=None, xlim=None, ylim=None,
     if len(X) != len(Y):
         X = X * len(Y)
     if len(Y) > len(fmts):
-        raise ValueError(f"fmts must give a style per curve: {len(Y)} curves, {len(fmts)} styles")
+        raise ValueError(
+            f"fmts must give a style per curve: {len(Y)} curves, "
+            f"{len(fmts)} styles"
+        )
     if legend and len(legend) != len(Y):
-        raise ValueError(f"legend must name every curve: {len(Y)} curves, {len(legend)} names")
+        raise ValueError(
+            f"legend must name every curve: {len(Y)} curves, "
+            f"{len(legend)} names"
+        )
     set_figsize(figsize)
     if axes is None:
         axes = plt.gca()
@@ -97,25 +126,43 @@ def plot(X, Y=None, xlabel=None, ylabel=None, legend=None, xlim=None, ylim=None,
 def _check_aspect(aspect: object) -> None:
     if aspect in ("auto", "equal"):
         return
-    if isinstance(aspect, bool) or not isinstance(aspect, (int, float)) \
-            or not 0 < aspect < float("inf"):
+    if (
+        isinstance(aspect, bool)
+        or not isinstance(aspect, (int, float))
+        or not 0 < aspect < float("inf")
+    ):
         raise ValueError(
-            f"aspect must be 'auto', 'equal' or a positive finite number, got {aspect!r}")
+            "aspect must be 'auto', 'equal' or a positive finite number, "
+            f"got {aspect!r}"
+        )
 
 
-def _check_labels(name: str, labels: Sequence[str] | None, size: int, what: str) -> None:
+def _check_labels(
+    name: str, labels: Sequence[str] | None, size: int, what: str
+) -> None:
     if labels is not None and len(labels) != size:
-        raise ValueError(f"{name} must have one label per {what}: expected {size}, got {len(labels)}")
+        raise ValueError(
+            f"{name} must have one label per {what}: expected {size}, "
+            f"got {len(labels)}"
+        )
 
 
-def show_heatmaps(matrices, xlabel: str, ylabel: str,
-                  titles: Sequence[str] | Sequence[Sequence[str]] | None = None,
-                  figsize: tuple[float, float] = (2.5, 2.5), cmap: str = "Reds", *,
-                  xticklabels: Sequence[str] | None = None,
-                  yticklabels: Sequence[str] | None = None,
-                  vmin: float | None = None, vmax: float | None = None,
-                  aspect: str | float = "equal") -> None:
-    """Draw a grid of heatmaps from ``matrices`` of shape (rows, cols, height, width).
+def show_heatmaps(
+    matrices,
+    xlabel: str,
+    ylabel: str,
+    titles: Sequence[str] | Sequence[Sequence[str]] | None = None,
+    figsize: tuple[float, float] = (2.5, 2.5),
+    cmap: str = "Reds",
+    *,
+    xticklabels: Sequence[str] | None = None,
+    yticklabels: Sequence[str] | None = None,
+    vmin: float | None = None,
+    vmax: float | None = None,
+    aspect: str | float = "equal",
+) -> None:
+    """Draw a grid of heatmaps from ``matrices`` of shape (rows, cols,
+    height, width).
 
     The same call as ``d2l.show_heatmaps``. ``titles`` names the columns of
     panels, as in d2l, or every panel (a list of rows of titles). The
@@ -127,7 +174,8 @@ def show_heatmaps(matrices, xlabel: str, ylabel: str,
     values = _to_numpy(matrices)
     if values.ndim != 4:
         raise ValueError(
-            f"matrices must have 4 dimensions (rows, cols, height, width), got shape {values.shape}"
+            "matrices must have 4 dimensions (rows, cols, height, width), "
+            f"got shape {values.shape}"
         )
     num_rows, num_cols, height, width = values.shape
     per_panel = bool(titles) and not isinstance(titles[0], str)
@@ -143,11 +191,19 @@ def show_heatmaps(matrices, xlabel: str, ylabel: str,
     use_svg_display()
     vmin = values.min() if vmin is None else vmin
     vmax = values.max() if vmax is None else vmax
-    fig, axes = plt.subplots(num_rows, num_cols, figsize=figsize, sharex=True, sharey=True,
-                             squeeze=False)
+    fig, axes = plt.subplots(
+        num_rows,
+        num_cols,
+        figsize=figsize,
+        sharex=True,
+        sharey=True,
+        squeeze=False,
+    )
     for i, (row_axes, row_values) in enumerate(zip(axes, values)):
         for j, (ax, matrix) in enumerate(zip(row_axes, row_values)):
-            image = ax.imshow(matrix, cmap=cmap, vmin=vmin, vmax=vmax, aspect=aspect)
+            image = ax.imshow(
+                matrix, cmap=cmap, vmin=vmin, vmax=vmax, aspect=aspect
+            )
             if i == num_rows - 1:
                 ax.set_xlabel(xlabel)
             if j == 0:

@@ -9,6 +9,7 @@ non-persistent buffer (it moves with ``.to(device)`` and stays out of the
 ``state_dict``), computes the angles in float64 before rounding P once, and
 names the parameter at fault when an input does not fit.
 """
+
 from __future__ import annotations
 
 import torch
@@ -17,18 +18,26 @@ from torch import nn
 from . import checks
 from .relative import frequencies
 
-__all__ = ["LearnedPositionalEmbedding", "PositionalEncoding", "sinusoidal_encoding"]
+__all__ = [
+    "LearnedPositionalEmbedding",
+    "PositionalEncoding",
+    "sinusoidal_encoding",
+]
 
 
-def sinusoidal_encoding(max_len: int, num_hiddens: int,
-                        dtype: torch.dtype = torch.float32) -> torch.Tensor:
-    """The (max_len, num_hiddens) table P with P[i, 2j] = sin(i w_j), P[i, 2j+1] = cos(i w_j).
+def sinusoidal_encoding(
+    max_len: int, num_hiddens: int, dtype: torch.dtype = torch.float32
+) -> torch.Tensor:
+    """The (max_len, num_hiddens) table P with P[i, 2j] = sin(i w_j),
+    P[i, 2j+1] = cos(i w_j).
 
-    The frequencies are w_j = 1 / 10000^(2j / num_hiddens), as in Vaswani et al. (2017).
+    The frequencies are w_j = 1 / 10000^(2j / num_hiddens), as in Vaswani et
+    al. (2017).
     """
     max_len = checks.positive_int("max_len", max_len)
     num_hiddens = checks.positive_int("num_hiddens", num_hiddens)
-    angles = torch.arange(max_len, dtype=torch.float64)[:, None] * frequencies(num_hiddens)
+    w = frequencies(num_hiddens)
+    angles = torch.arange(max_len, dtype=torch.float64)[:, None] * w
     P = torch.empty(max_len, num_hiddens, dtype=torch.float64)
     P[:, 0::2] = torch.sin(angles)
     P[:, 1::2] = torch.cos(angles[:, : num_hiddens // 2])
@@ -36,7 +45,8 @@ def sinusoidal_encoding(max_len: int, num_hiddens: int,
 
 
 class _AddedPositions(nn.Module):
-    """Shared by both tables: checks the input and adds the first rows of ``self.P``."""
+    """Shared by both tables: checks the input and adds the first rows of
+    ``self.P``."""
 
     P: torch.Tensor
 
@@ -53,12 +63,20 @@ class _AddedPositions(nn.Module):
 
 
 class PositionalEncoding(_AddedPositions):
-    """Add the sinusoidal table P to inputs of shape (batch_size, num_steps, num_hiddens)."""
+    """Add the sinusoidal table P to inputs of shape (batch_size, num_steps,
+    num_hiddens)."""
 
-    def __init__(self, num_hiddens: int, dropout: float, max_len: int = 1000) -> None:
+    def __init__(
+        self, num_hiddens: int, dropout: float, max_len: int = 1000
+    ) -> None:
         super().__init__(num_hiddens, dropout, max_len)
-        # Shape (1, max_len, num_hiddens), like d2l's P, so it broadcasts over the batch.
-        self.register_buffer("P", sinusoidal_encoding(max_len, num_hiddens)[None], persistent=False)
+        # Shape (1, max_len, num_hiddens), like d2l's P, so it broadcasts over
+        # the batch.
+        self.register_buffer(
+            "P",
+            sinusoidal_encoding(max_len, num_hiddens)[None],
+            persistent=False,
+        )
 
 
 class LearnedPositionalEmbedding(_AddedPositions):
@@ -69,6 +87,8 @@ class LearnedPositionalEmbedding(_AddedPositions):
     training are ever fitted; a longer sequence than ``max_len`` is an error.
     """
 
-    def __init__(self, num_hiddens: int, dropout: float, max_len: int = 1000) -> None:
+    def __init__(
+        self, num_hiddens: int, dropout: float, max_len: int = 1000
+    ) -> None:
         super().__init__(num_hiddens, dropout, max_len)
         self.P = nn.Parameter(0.02 * torch.randn(1, max_len, num_hiddens))

@@ -7,6 +7,7 @@ row P[i] of the sinusoidal table to P[i + delta]. Rotating queries and keys
 by their own positions (RoPE, Su et al., 2021) makes their dot product depend
 on the offset only.
 """
+
 from __future__ import annotations
 
 import numbers
@@ -16,43 +17,65 @@ import torch
 from . import checks
 from .attention import MultiHeadAttention
 
-__all__ = ["RotaryMultiHeadAttention", "frequencies", "rope", "rotation_matrix", "shift_error"]
+__all__ = [
+    "RotaryMultiHeadAttention",
+    "frequencies",
+    "rope",
+    "rotation_matrix",
+    "shift_error",
+]
 
 
-def frequencies(num_hiddens: int, dtype: torch.dtype = torch.float64) -> torch.Tensor:
-    """w_j = 1 / 10000^(2j / num_hiddens) for every column pair j (ceil(d / 2) of them)."""
+def frequencies(
+    num_hiddens: int, dtype: torch.dtype = torch.float64
+) -> torch.Tensor:
+    """w_j = 1 / 10000^(2j / num_hiddens) for every column pair j
+    (ceil(d / 2) of them)."""
     num_hiddens = checks.positive_int("num_hiddens", num_hiddens)
-    exponents = torch.arange(0, num_hiddens, 2, dtype=torch.float64) / num_hiddens
-    return (10000.0 ** -exponents).to(dtype)
+    exponents = (
+        torch.arange(0, num_hiddens, 2, dtype=torch.float64) / num_hiddens
+    )
+    return (10000.0**-exponents).to(dtype)
 
 
-def rotation_matrix(delta: float, num_hiddens: int,
-                    dtype: torch.dtype = torch.float64) -> torch.Tensor:
+def rotation_matrix(
+    delta: float, num_hiddens: int, dtype: torch.dtype = torch.float64
+) -> torch.Tensor:
     """The (d, d) block-diagonal M(delta) with blocks
     [[cos dw_j, sin dw_j], [-sin dw_j, cos dw_j]]."""
     delta = checks.real("delta", delta)
     angles = delta * frequencies(checks.even_int("num_hiddens", num_hiddens))
     cos, sin = torch.cos(angles), torch.sin(angles)
-    blocks = torch.stack([torch.stack([cos, sin], -1), torch.stack([-sin, cos], -1)], -2)
+    blocks = torch.stack(
+        [torch.stack([cos, sin], -1), torch.stack([-sin, cos], -1)], -2
+    )
     return torch.block_diag(*blocks).to(dtype)
 
 
 def shift_error(P: torch.Tensor, delta: int) -> float:
-    """Largest |P[i + delta] - M(delta) P[i]| over every i with both rows in the table."""
+    """Largest |P[i + delta] - M(delta) P[i]| over every i with both rows in
+    the table."""
     checks.floating("P", checks.tensor("P", P, 2))
     if isinstance(delta, bool) or not isinstance(delta, numbers.Integral):
-        raise TypeError(f"delta must be an integer, got {type(delta).__name__}")
+        raise TypeError(
+            f"delta must be an integer, got {type(delta).__name__}"
+        )
     max_len = P.shape[0]
     if not -max_len < delta < max_len:
-        raise ValueError(f"delta must lie in [{1 - max_len}, {max_len - 1}] for a table of "
-                         f"max_len={max_len} rows, got {delta}")
+        raise ValueError(
+            f"delta must lie in [{1 - max_len}, {max_len - 1}] for a table of "
+            f"max_len={max_len} rows, got {delta}"
+        )
     M = rotation_matrix(delta, P.shape[1], dtype=P.dtype)
     rows = torch.arange(max(0, -delta), min(max_len, max_len - delta))
     return (P[rows + delta] - P[rows] @ M.T).abs().max().item()
 
 
-def rope(X: torch.Tensor, positions: torch.Tensor | None = None) -> torch.Tensor:
-    """Rotate each column pair (2j, 2j+1) of X (..., n, d) by the angle position * w_j.
+def rope(
+    X: torch.Tensor, positions: torch.Tensor | None = None
+) -> torch.Tensor:
+    """Rotate each column pair (2j, 2j+1) of X (..., n, d) by the angle
+    position * w_j.
 
     ``positions`` defaults to 0..n-1. Then rope(q)[m] . rope(k)[n] depends on
     m - n only, not on m and n separately.
@@ -65,23 +88,33 @@ def rope(X: torch.Tensor, positions: torch.Tensor | None = None) -> torch.Tensor
     angles = positions.to(torch.float64)[:, None] * w
     cos, sin = torch.cos(angles).to(X.dtype), torch.sin(angles).to(X.dtype)
     even, odd = X[..., 0::2], X[..., 1::2]
-    rotated = torch.stack([even * cos - odd * sin, even * sin + odd * cos], dim=-1)
+    rotated = torch.stack(
+        [even * cos - odd * sin, even * sin + odd * cos], dim=-1
+    )
     return rotated.flatten(-2)
 
 
 class RotaryMultiHeadAttention(MultiHeadAttention):
-    """Multi-head attention that rotates each head's queries and keys by their positions.
+    """Multi-head attention that rotates each head's queries and keys by
+    their positions.
 
     Same calls as ``MultiHeadAttention``; the values are never rotated, and no
     table is added to the input. The width of a head must be even. Used by the
     order experiment (page 5).
     """
 
-    def __init__(self, num_hiddens: int, num_heads: int, dropout: float,
-                 bias: bool = False, **kwargs) -> None:
+    def __init__(
+        self,
+        num_hiddens: int,
+        num_heads: int,
+        dropout: float,
+        bias: bool = False,
+        **kwargs,
+    ) -> None:
         super().__init__(num_hiddens, num_heads, dropout, bias, **kwargs)
         checks.even_int("num_hiddens / num_heads", num_hiddens // num_heads)
 
-    def rotate(self, queries: torch.Tensor,
-               keys: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    def rotate(
+        self, queries: torch.Tensor, keys: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor]:
         return rope(queries), rope(keys)

@@ -1,7 +1,8 @@
 """Controls that show a figure for the values a reader picks.
 
-Section 1 uses one for the number of heads, Section 3 for the encoding width
-d, Section 4 for the offset and the frequency pair. A notebook calls
+Page "Self-Attention" uses one for the number of heads, "Sinusoidal
+Positional Encoding" two for the encoding width d, "Relative Positional
+Information" one for the offset and the frequency pair. A notebook calls
 ``choice_controls`` (or ``choice_control``) once; the call draws the figure
 for every combination of values the sliders offer and displays as one
 output with two faces:
@@ -16,6 +17,7 @@ Front ends with a widget manager pick the widget view; the book's build drops
 that view (``nb_mime_priority_overrides`` in ``_config.yml``) and shows the
 HTML. Either way the figure for a value is exactly what ``draw`` made for it.
 """
+
 from __future__ import annotations
 
 import base64
@@ -25,6 +27,7 @@ import html
 import io
 import itertools
 import json
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -35,14 +38,22 @@ import matplotlib
 from matplotlib import pyplot as plt
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-__all__ = ["Choice", "Controls", "choice_control", "choice_controls", "render_svg"]
+__all__ = [
+    "Choice",
+    "Controls",
+    "choice_control",
+    "choice_controls",
+    "render_svg",
+]
 
 MAX_FRAMES = 512
 _SCRIPT = Path(__file__).with_name("controls.js").read_text()
-_STYLE = (".d2l-control-row{display:flex;align-items:center;gap:.6em;margin:.25em 0}"
-          ".d2l-control-row label{min-width:9em;margin:0}"
-          ".d2l-control-row output{font-weight:600;min-width:3ch}"
-          ".d2l-control-frame{display:block;max-width:100%;height:auto;margin-top:.4em}")
+_STYLE = (
+    ".d2l-control-row{display:flex;align-items:center;gap:.6em;margin:.25em 0}"
+    ".d2l-control-row label{min-width:9em;margin:0}"
+    ".d2l-control-row output{font-weight:600;min-width:3ch}"
+    ".d2l-control-frame{display:block;max-width:100%;height:auto;margin-top:.4em}"
+)
 
 
 @dataclass(frozen=True)
@@ -55,10 +66,15 @@ class Choice:
 
     def __post_init__(self) -> None:
         if not list(self.options):
-            raise ValueError(f"options of {self.description!r} must offer at least one value")
+            raise ValueError(
+                f"options of {self.description!r} must offer at least one "
+                "value"
+            )
         if self.value not in list(self.options):
-            raise ValueError(f"value of {self.description!r} must be one of options "
-                             f"{list(self.options)}, got {self.value!r}")
+            raise ValueError(
+                f"value of {self.description!r} must be one of options "
+                f"{list(self.options)}, got {self.value!r}"
+            )
 
 
 def render_svg(draw: Callable[..., None], *values: Any) -> str:
@@ -69,8 +85,10 @@ def render_svg(draw: Callable[..., None], *values: Any) -> str:
     closed afterwards.
     """
     if plt.get_fignums():
-        raise RuntimeError("choice_controls needs no open figure when it starts drawing; "
-                           f"show or close figures {plt.get_fignums()} first (plt.show())")
+        raise RuntimeError(
+            "choice_controls needs no open figure when it starts drawing; "
+            f"show or close figures {plt.get_fignums()} first (plt.show())"
+        )
     try:
         draw(*values)
     finally:
@@ -78,62 +96,121 @@ def render_svg(draw: Callable[..., None], *values: Any) -> str:
         for figure in figures:
             plt.close(figure)
     if len(figures) != 1:
-        raise RuntimeError(f"draw must make exactly one figure for values {values}, "
-                           f"it made {len(figures)}")
+        raise RuntimeError(
+            f"draw must make exactly one figure for values {values}, "
+            f"it made {len(figures)}"
+        )
     figure = figures[0]
     # The tight box from Agg's text metrics, then one SVG pass: a third faster
     # than bbox_inches="tight", which draws the SVG twice.
     box = figure.get_tightbbox(FigureCanvasAgg(figure).get_renderer())
     buffer = io.StringIO()
-    with matplotlib.rc_context({"svg.hashsalt": "d2l_local", "svg.fonttype": "none"}):
-        figure.savefig(buffer, format="svg", metadata={"Date": None},
-                       bbox_inches=box.padded(matplotlib.rcParams["savefig.pad_inches"]))
+    with matplotlib.rc_context(
+        {"svg.hashsalt": "d2l_local", "svg.fonttype": "none"}
+    ):
+        figure.savefig(
+            buffer,
+            format="svg",
+            metadata={"Date": None},
+            bbox_inches=box.padded(matplotlib.rcParams["savefig.pad_inches"]),
+        )
     return buffer.getvalue()
+
+
+def frame_index(option_counts: Sequence[int], positions: Sequence[int]) -> int:
+    """Where the figure for one slider setting sits among a control's frames.
+
+    The frames follow ``itertools.product`` of the choices' options: the last
+    slider varies fastest. ``positions`` are the sliders' option indices.
+    The static controls' script (controls.js) computes the same number.
+    """
+    index = 0
+    for count, position in zip(option_counts, positions, strict=True):
+        if not 0 <= position < count:
+            raise ValueError(
+                f"a slider position must lie in [0, {count - 1}], "
+                f"got {position}"
+            )
+        index = index * count + position
+    return index
 
 
 class Controls:
     """Sliders over ``choices`` and the figure ``draw`` makes for their values.
 
     Displaying it shows ipywidgets in a live kernel and static HTML controls
-    elsewhere. ``frames`` maps each tuple of values to its SVG.
+    elsewhere. ``frames`` maps each tuple of values to its SVG, in the order
+    of ``frame_index``. ``name`` identifies the control on its page.
     """
 
-    def __init__(self, draw: Callable[..., None], choices: Sequence[Choice],
-                 alt: Callable[..., str]):
+    def __init__(
+        self,
+        draw: Callable[..., None],
+        choices: Sequence[Choice],
+        alt: Callable[..., str],
+        name: str,
+    ):
         if not callable(draw):
-            raise TypeError(f"draw must be callable, got {type(draw).__name__}")
+            raise TypeError(
+                f"draw must be callable, got {type(draw).__name__}"
+            )
         if not callable(alt):
-            raise TypeError(f"alt must be callable (values -> text), got {type(alt).__name__}")
+            raise TypeError(
+                "alt must be callable (values -> text), "
+                f"got {type(alt).__name__}"
+            )
+        pattern = r"[a-z][a-z0-9-]*"
+        if not isinstance(name, str) or not re.fullmatch(pattern, name):
+            raise ValueError(
+                "name must be lower-case letters, digits and hyphens, "
+                f"starting with a letter, got {name!r}"
+            )
         if not choices:
             raise ValueError("choices must hold at least one Choice")
         for choice in choices:
             if not isinstance(choice, Choice):
-                raise TypeError(f"choices must be Choice objects, got {type(choice).__name__}")
+                raise TypeError(
+                    "choices must be Choice objects, "
+                    f"got {type(choice).__name__}"
+                )
         combinations = list(itertools.product(*(c.options for c in choices)))
         if len(combinations) > MAX_FRAMES:
-            raise ValueError(f"the choices offer {len(combinations)} combinations of values; "
-                             f"at most {MAX_FRAMES} figures can be stored with a page")
-        self.draw, self.describe = draw, alt
+            raise ValueError(
+                f"the choices offer {len(combinations)} combinations of "
+                f"values; at most {MAX_FRAMES} figures can be stored with a "
+                "page"
+            )
+        self.draw, self.describe, self.name = draw, alt, name
         self.choices = tuple(choices)
         self.start = tuple(c.value for c in choices)
         # Alt texts first: a bad alt fails before any figure is drawn.
         self.alts = {values: _alt_text(alt, values) for values in combinations}
-        self.frames = {values: render_svg(draw, *values) for values in combinations}
+        self.frames = {
+            values: render_svg(draw, *values) for values in combinations
+        }
 
     @cached_property
     def widget(self):
         """The live face: one SelectionSlider per choice above the figure."""
         import ipywidgets as widgets
 
-        sliders = [widgets.SelectionSlider(options=list(c.options), value=c.value,
-                                           description=c.description, continuous_update=True,
-                                           style={"description_width": "initial"})
-                   for c in self.choices]
+        sliders = [
+            widgets.SelectionSlider(
+                options=list(c.options),
+                value=c.value,
+                description=c.description,
+                continuous_update=True,
+                style={"description_width": "initial"},
+            )
+            for c in self.choices
+        ]
         figure = widgets.Output()
 
         def show(_change=None) -> None:
             values = tuple(slider.value for slider in sliders)
-            figure.outputs = (_svg_output(self.frames[values], self.alts[values]),)
+            figure.outputs = (
+                _svg_output(self.frames[values], self.alts[values]),
+            )
 
         for slider in sliders:
             slider.observe(show, names="value")
@@ -141,72 +218,109 @@ class Controls:
         return widgets.VBox([*sliders, figure])
 
     def to_html(self) -> str:
-        """The static face: labelled range inputs, the starting figure, and the script."""
+        """The static face: labelled range inputs, the starting figure, and
+        the script."""
         labels = [[str(option) for option in c.options] for c in self.choices]
         frames, alts = list(self.frames.values()), list(self.alts.values())
         unpacked = json.dumps({"frames": frames, "alts": alts}).encode()
         digest = hashlib.sha256(unpacked).hexdigest()
-        packed = base64.b64encode(gzip.compress(unpacked, compresslevel=9, mtime=0)).decode()
+        packed = base64.b64encode(
+            gzip.compress(unpacked, compresslevel=9, mtime=0)
+        ).decode()
         name = f"d2l-control-{digest[:12]}"
         rows = []
         for k, (choice, texts) in enumerate(zip(self.choices, labels)):
             position = list(choice.options).index(choice.value)
+            label = html.escape(choice.description)
             rows.append(
                 f'<div class="d2l-control-row">'
-                f'<label for="{name}-{k}">{html.escape(choice.description)}</label> '
-                f'<input type="range" class="d2l-control-input" id="{name}-{k}" min="0" '
+                f'<label for="{name}-{k}">{label}</label> '
+                f'<input type="range" class="d2l-control-input" '
+                f'id="{name}-{k}" min="0" '
                 f'max="{len(texts) - 1}" step="1" value="{position}" '
                 f'aria-valuetext="{html.escape(texts[position])}" disabled> '
                 f'<output class="d2l-control-value" for="{name}-{k}">'
-                f'{html.escape(texts[position])}</output></div>')
+                f"{html.escape(texts[position])}</output></div>"
+            )
         start = self.frames[self.start]
         source = base64.b64encode(start.encode()).decode()
-        data = json.dumps({"labels": labels, "packed": packed}).replace("</", "<\\/")
+        payload = json.dumps({"labels": labels, "packed": packed})
+        data = payload.replace("</", "<\\/")
         return (
-            f'<div class="d2l-control" id="{name}" data-frames="{len(frames)}" '
+            f'<div class="d2l-control" id="{name}" data-name="{self.name}" '
+            f'data-frames="{len(frames)}" '
             f'data-frames-sha256="{digest}"><style>{_STYLE}</style>'
             + "".join(rows)
             + '<p class="d2l-control-status" role="status">'
-            '<noscript>Moving the sliders needs JavaScript.</noscript></p>'
-            f'<img class="d2l-control-frame" src="data:image/svg+xml;base64,{source}" '
+            "<noscript>Moving the sliders needs JavaScript.</noscript></p>"
+            '<img class="d2l-control-frame" '
+            f'src="data:image/svg+xml;base64,{source}" '
             f'alt="{html.escape(self.alts[self.start])}">'
-            f'<script type="application/json" class="d2l-control-data">{data}</script>'
-            f'<script>{_SCRIPT}</script></div>')
+            '<script type="application/json" class="d2l-control-data">'
+            f"{data}</script>"
+            f"<script>{_SCRIPT}</script></div>"
+        )
 
     def _repr_mimebundle_(self, include=None, exclude=None) -> dict[str, Any]:
         names = ", ".join(c.description for c in self.choices)
         # Written out rather than taken from the widget: ipywidgets 7 (still on
         # some Colab images) has no _repr_mimebundle_.
-        view = {"version_major": 2, "version_minor": 0, "model_id": self.widget.model_id}
-        return {"text/plain": f"Controls for {names}: {len(self.frames)} figures",
-                "text/html": self.to_html(),
-                "application/vnd.jupyter.widget-view+json": view}
+        view = {
+            "version_major": 2,
+            "version_minor": 0,
+            "model_id": self.widget.model_id,
+        }
+        return {
+            "text/plain": f"Controls for {names}: {len(self.frames)} figures",
+            "text/html": self.to_html(),
+            "application/vnd.jupyter.widget-view+json": view,
+        }
 
 
 def _alt_text(alt: Callable[..., str], values: tuple) -> str:
     text = alt(*values)
     if not isinstance(text, str) or not text.strip():
-        raise ValueError(f"alt must return a non-empty description, got {text!r} for {values}")
+        raise ValueError(
+            "alt must return a non-empty description, "
+            f"got {text!r} for {values}"
+        )
     return text
 
 
 def _svg_output(svg: str, alt: str) -> dict[str, Any]:
-    return {"output_type": "display_data", "metadata": {},
-            "data": {"image/svg+xml": svg, "text/plain": alt}}
+    return {
+        "output_type": "display_data",
+        "metadata": {},
+        "data": {"image/svg+xml": svg, "text/plain": alt},
+    }
 
 
-def choice_controls(draw: Callable[..., None], *choices: Choice,
-                    alt: Callable[..., str]) -> Controls:
+def choice_controls(
+    draw: Callable[..., None],
+    *choices: Choice,
+    alt: Callable[..., str],
+    name: str,
+) -> Controls:
     """Sliders for ``choices``; the figure shown is ``draw(*values)``.
 
     ``draw`` makes one matplotlib figure; it is called once for every
     combination of values, here and now. ``alt(*values)`` describes that
-    figure in words for readers who cannot see it.
+    figure in words for readers who cannot see it. ``name`` identifies the
+    control on its page (tests find it by that name).
     """
-    return Controls(draw, choices, alt)
+    return Controls(draw, choices, alt, name)
 
 
-def choice_control(draw: Callable[[Any], None], options: Sequence[Any], value: Any,
-                   description: str, *, alt: Callable[[Any], str]) -> Controls:
+def choice_control(
+    draw: Callable[[Any], None],
+    options: Sequence[Any],
+    value: Any,
+    description: str,
+    *,
+    alt: Callable[[Any], str],
+    name: str,
+) -> Controls:
     """One slider over ``options``; the figure shown is ``draw(value)``."""
-    return choice_controls(draw, Choice(description, options, value), alt=alt)
+    return choice_controls(
+        draw, Choice(description, options, value), alt=alt, name=name
+    )

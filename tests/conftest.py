@@ -1,6 +1,7 @@
-"""Shared test setup: a non-interactive matplotlib backend, the repository root,
-and, for the browser tests, the built book served on localhost to Debian's
-Chromium with every other host cut off."""
+"""Shared test setup: a non-interactive matplotlib backend, the repository
+root, and, for the browser tests, the built book served on localhost to
+Debian's Chromium with every other host cut off."""
+
 from __future__ import annotations
 
 import base64
@@ -37,7 +38,9 @@ def control_data(script, page: Path | None) -> dict:
     the script file that the built ``page`` loads (_ext/book_pages.py)."""
     if not script.get("data-src"):
         return json.loads(script.string)
-    assert page is not None, "a control's data in a file, but no page to find it from"
+    assert page is not None, (
+        "a control's data in a file, but no page to find it from"
+    )
     text = (page.parent / script["data-src"]).read_text(encoding="utf-8")
     start, _, data = text.partition("=\n")
     assert start.startswith("(window.d2lControlData"), start
@@ -57,19 +60,27 @@ def unpack_control(control, page: Path | None = None) -> tuple[dict, dict]:
 @pytest.fixture(scope="session")
 def book_url():
     """The built book (``make test`` builds it first) served on 127.0.0.1."""
-    assert (HTML / "index.html").is_file(), f"{HTML} is missing: run `make book` first"
+    assert (HTML / "index.html").is_file(), (
+        f"{HTML} is missing: run `make book` first"
+    )
     with serve(HTML) as url:
         yield url
 
 
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
-    """Debian's Chromium (Playwright's own browser download does not work here)."""
+    """Debian's Chromium (Playwright's own browser download does not work
+    here)."""
     if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium package "
-                    "(`apt-get install chromium`, as .ci/run does)")
-    return {**browser_type_launch_args, "executable_path": str(CHROMIUM),
-            "args": CHROMIUM_ARGS}
+        pytest.fail(
+            f"{CHROMIUM} is missing: install Debian's chromium package "
+            "(`apt-get install chromium`, as .ci/run does)"
+        )
+    return {
+        **browser_type_launch_args,
+        "executable_path": str(CHROMIUM),
+        "args": CHROMIUM_ARGS,
+    }
 
 
 @dataclass
@@ -84,10 +95,11 @@ class Visit:
 
     def goto(self, path: str):
         response = self.page.goto(self.base + path)
-        assert response is not None and response.ok, f"{path}: HTTP {response and response.status}"
+        assert response is not None and response.ok, (
+            f"{path}: HTTP {response and response.status}"
+        )
         self.page.wait_for_load_state("load")
         return self.page
-
 
 
 @pytest.fixture
@@ -107,9 +119,17 @@ def visit(page, book_url):
 
     page.route("**/*", route)
     page.on("pageerror", lambda error: record.errors.append(str(error)))
-    page.on("console", lambda message: record.errors.append(message.text)
-            if message.type == "error" else None)
+    page.on(
+        "console",
+        lambda message: (
+            record.errors.append(message.text)
+            if message.type == "error"
+            else None
+        ),
+    )
     page.on("requestfailed", lambda request: record.failed.append(request.url))
     yield record
-    assert record.outside == [], f"requests left the book's host: {record.outside}"
+    assert record.outside == [], (
+        f"requests left the book's host: {record.outside}"
+    )
     assert record.errors == [], f"page errors: {record.errors}"

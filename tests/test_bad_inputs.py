@@ -1,6 +1,7 @@
 """One table of bad inputs across d2l_local's public functions and the control
 API: each raises an error that names the parameter and what would be valid,
 and none leaves a figure half drawn."""
+
 from __future__ import annotations
 
 import pytest
@@ -22,73 +23,162 @@ def x(*shape, dtype=torch.float32):
 
 
 BAD_INPUTS = {
-    "zero width": (lambda: d2l.PositionalEncoding(0, 0.1),
-                   ValueError, r"num_hiddens must be an integer >= 1, got 0"),
-    "negative width": (lambda: d2l.LearnedPositionalEmbedding(-3, 0.1),
-                       ValueError, r"num_hiddens must be an integer >= 1, got -3"),
-    "zero positions": (lambda: d2l.sinusoidal_encoding(0, 8),
-                       ValueError, r"max_len must be an integer >= 1, got 0"),
-    "dropout out of range": (lambda: d2l.PositionalEncoding(8, 1.5),
-                             ValueError, r"dropout must be in \[0, 1\), got 1.5"),
-    "odd width for a rotation": (lambda: d2l.rotation_matrix(3, 7),
-                                 ValueError, r"num_hiddens must be even .* got 7"),
-    "odd width for RoPE": (lambda: d2l.rope(x(4, 7), torch.arange(4)),
-                           ValueError, r"num_hiddens must be even .* got 7"),
-    "RoPE positions of the wrong length": (lambda: d2l.rope(x(4, 8), torch.arange(5)),
-                                           ValueError, r"positions must have shape \(n,\)=\(4,\)"),
-    "zero heads": (lambda: d2l.MultiHeadAttention(12, 0, 0.0),
-                   ValueError, r"num_heads must be an integer >= 1, got 0"),
-    "negative heads": (lambda: d2l.MultiHeadAttention(12, -2, 0.0),
-                       ValueError, r"num_heads must be an integer >= 1, got -2"),
+    "zero width": (
+        lambda: d2l.PositionalEncoding(0, 0.1),
+        ValueError,
+        r"num_hiddens must be an integer >= 1, got 0",
+    ),
+    "negative width": (
+        lambda: d2l.LearnedPositionalEmbedding(-3, 0.1),
+        ValueError,
+        r"num_hiddens must be an integer >= 1, got -3",
+    ),
+    "zero positions": (
+        lambda: d2l.sinusoidal_encoding(0, 8),
+        ValueError,
+        r"max_len must be an integer >= 1, got 0",
+    ),
+    "dropout out of range": (
+        lambda: d2l.PositionalEncoding(8, 1.5),
+        ValueError,
+        r"dropout must be in \[0, 1\), got 1.5",
+    ),
+    "odd width for a rotation": (
+        lambda: d2l.rotation_matrix(3, 7),
+        ValueError,
+        r"num_hiddens must be even .* got 7",
+    ),
+    "odd width for RoPE": (
+        lambda: d2l.rope(x(4, 7), torch.arange(4)),
+        ValueError,
+        r"num_hiddens must be even .* got 7",
+    ),
+    "RoPE positions of the wrong length": (
+        lambda: d2l.rope(x(4, 8), torch.arange(5)),
+        ValueError,
+        r"positions must have shape \(n,\)=\(4,\)",
+    ),
+    "zero heads": (
+        lambda: d2l.MultiHeadAttention(12, 0, 0.0),
+        ValueError,
+        r"num_heads must be an integer >= 1, got 0",
+    ),
+    "negative heads": (
+        lambda: d2l.MultiHeadAttention(12, -2, 0.0),
+        ValueError,
+        r"num_heads must be an integer >= 1, got -2",
+    ),
     "heads that do not divide the width": (
         lambda: d2l.MultiHeadAttention(12, 5, 0.0),
-        ValueError, r"num_heads must divide num_hiddens=12; got num_heads=5, "
-                    r"valid values are \[1, 2, 3, 4, 6, 12\]"),
-    "sequence past max_len": (lambda: d2l.PositionalEncoding(8, 0.0, max_len=10)(x(1, 11, 8)),
-                              ValueError, r"X has 11 positions .* max_len=10"),
+        ValueError,
+        r"num_heads must divide num_hiddens=12; got num_heads=5, "
+        r"valid values are \[1, 2, 3, 4, 6, 12\]",
+    ),
+    "sequence past max_len": (
+        lambda: d2l.PositionalEncoding(8, 0.0, max_len=10)(x(1, 11, 8)),
+        ValueError,
+        r"X has 11 positions .* max_len=10",
+    ),
     "learned table past max_len": (
         lambda: d2l.LearnedPositionalEmbedding(8, 0.0, max_len=4)(x(1, 5, 8)),
-        ValueError, r"X has 5 positions .* max_len=4"),
-    "offset past the table": (lambda: d2l.shift_error(d2l.sinusoidal_encoding(10, 8), 10),
-                              ValueError, r"delta must lie in \[-9, 9\] .* got 10"),
+        ValueError,
+        r"X has 5 positions .* max_len=4",
+    ),
+    "offset past the table": (
+        lambda: d2l.shift_error(d2l.sinusoidal_encoding(10, 8), 10),
+        ValueError,
+        r"delta must lie in \[-9, 9\] .* got 10",
+    ),
     "offset past the figure's positions": (
         lambda: diagrams.show_rotation(i=5, delta=60, j=1, num_hiddens=32),
-        ValueError, r"i \+ delta must lie in \[0, 59\], got 65"),
-    "pair past the width": (lambda: diagrams.show_rotation(i=5, delta=3, j=16, num_hiddens=32),
-                            ValueError, r"j must lie in \[0, 15\] for num_hiddens=32, got 16"),
-    "input of the wrong width": (lambda: d2l.PositionalEncoding(8, 0.0)(x(1, 5, 7)),
-                                 ValueError, r"X must have last dimension num_hiddens=8"),
-    "input of the wrong rank": (lambda: d2l.PositionalEncoding(8, 0.0)(x(5, 8)),
-                                ValueError, r"X must have 3 dimensions, got shape \(5, 8\)"),
-    "integer input": (lambda: d2l.PositionalEncoding(8, 0.0)(x(1, 5, 8, dtype=torch.long)),
-                      TypeError, r"X must have a floating-point dtype, got torch.int64"),
-    "integer scores": (lambda: d2l.masked_softmax(x(2, 3, 4, dtype=torch.long), None),
-                       TypeError, r"X must have a floating-point dtype, got torch.int64"),
+        ValueError,
+        r"i \+ delta must lie in \[0, 59\], got 65",
+    ),
+    "pair past the width": (
+        lambda: diagrams.show_rotation(i=5, delta=3, j=16, num_hiddens=32),
+        ValueError,
+        r"j must lie in \[0, 15\] for num_hiddens=32, got 16",
+    ),
+    "input of the wrong width": (
+        lambda: d2l.PositionalEncoding(8, 0.0)(x(1, 5, 7)),
+        ValueError,
+        r"X must have last dimension num_hiddens=8",
+    ),
+    "input of the wrong rank": (
+        lambda: d2l.PositionalEncoding(8, 0.0)(x(5, 8)),
+        ValueError,
+        r"X must have 3 dimensions, got shape \(5, 8\)",
+    ),
+    "integer input": (
+        lambda: d2l.PositionalEncoding(8, 0.0)(x(1, 5, 8, dtype=torch.long)),
+        TypeError,
+        r"X must have a floating-point dtype, got torch.int64",
+    ),
+    "integer scores": (
+        lambda: d2l.masked_softmax(x(2, 3, 4, dtype=torch.long), None),
+        TypeError,
+        r"X must have a floating-point dtype, got torch.int64",
+    ),
     "valid_lens of the wrong batch": (
-        lambda: d2l.MultiHeadAttention(12, 3, 0.0)(x(2, 4, 12), x(2, 4, 12), x(2, 4, 12),
-                                                   torch.tensor([1, 2, 3])),
-        ValueError, r"valid_lens must have shape \(batch_size,\)=\(2,\) .* got \(3,\)"),
-    "valid_lens past the keys": (lambda: d2l.masked_softmax(x(2, 3, 4), torch.tensor([5, 2])),
-                                 ValueError, r"valid_lens entries must lie in \[0, num_keys\]"),
+        lambda: d2l.MultiHeadAttention(12, 3, 0.0)(
+            x(2, 4, 12), x(2, 4, 12), x(2, 4, 12), torch.tensor([1, 2, 3])
+        ),
+        ValueError,
+        r"valid_lens must have shape \(batch_size,\)=\(2,\) .* got \(3,\)",
+    ),
+    "valid_lens past the keys": (
+        lambda: d2l.masked_softmax(x(2, 3, 4), torch.tensor([5, 2])),
+        ValueError,
+        r"valid_lens entries must lie in \[0, num_keys\]",
+    ),
     "queries of the wrong width": (
-        lambda: d2l.MultiHeadAttention(12, 3, 0.0)(x(2, 4, 10), x(2, 4, 12), x(2, 4, 12), None),
-        ValueError, r"queries must have last dimension num_hiddens=12"),
+        lambda: d2l.MultiHeadAttention(12, 3, 0.0)(
+            x(2, 4, 10), x(2, 4, 12), x(2, 4, 12), None
+        ),
+        ValueError,
+        r"queries must have last dimension num_hiddens=12",
+    ),
     "keys that do not match the queries": (
-        lambda: d2l.DotProductAttention(0.0)(x(2, 3, 4), x(2, 5, 3), x(2, 5, 4)),
-        ValueError, r"keys must have last dimension query width=4"),
-    "heatmaps of the wrong rank": (lambda: d2l.show_heatmaps(x(2, 3, 3), "x", "y"),
-                                   ValueError, r"matrices must have 4 dimensions"),
-    "control value not offered": (lambda: d2l.Choice("number of heads", [1, 2, 3], 5),
-                                  ValueError, r"value of 'number of heads' must be one of options"),
-    "control with no options": (lambda: d2l.Choice("d", [], 8),
-                                ValueError, r"options of 'd' must offer at least one value"),
+        lambda: d2l.DotProductAttention(0.0)(
+            x(2, 3, 4), x(2, 5, 3), x(2, 5, 4)
+        ),
+        ValueError,
+        r"keys must have last dimension query width=4",
+    ),
+    "heatmaps of the wrong rank": (
+        lambda: d2l.show_heatmaps(x(2, 3, 3), "x", "y"),
+        ValueError,
+        r"matrices must have 4 dimensions",
+    ),
+    "control value not offered": (
+        lambda: d2l.Choice("number of heads", [1, 2, 3], 5),
+        ValueError,
+        r"value of 'number of heads' must be one of options",
+    ),
+    "control with no options": (
+        lambda: d2l.Choice("d", [], 8),
+        ValueError,
+        r"options of 'd' must offer at least one value",
+    ),
     "control without a description of its figure": (
-        lambda: d2l.choice_control(heads_figure, [1, 2], 1, "number of heads", alt=None),
-        TypeError, r"alt must be callable"),
+        lambda: d2l.choice_control(
+            heads_figure, [1, 2], 1, "number of heads", alt=None, name="heads"
+        ),
+        TypeError,
+        r"alt must be callable",
+    ),
     "control offering heads that do not divide the width": (
-        lambda: d2l.choice_control(heads_figure, [1, 2, 5], 1, "number of heads",
-                                   alt=lambda h: f"{h} heads"),
-        ValueError, r"num_heads must divide num_hiddens=12; got num_heads=5"),
+        lambda: d2l.choice_control(
+            heads_figure,
+            [1, 2, 5],
+            1,
+            "number of heads",
+            alt=lambda h: f"{h} heads",
+            name="heads",
+        ),
+        ValueError,
+        r"num_heads must divide num_hiddens=12; got num_heads=5",
+    ),
 }
 
 

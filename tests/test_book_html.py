@@ -1,4 +1,6 @@
-"""The built HTML book (``make test`` builds it first): launch buttons, figures, glued numbers."""
+"""The built HTML book (``make test`` builds it first): launch buttons,
+figures, glued numbers."""
+
 import re
 
 import nbformat
@@ -31,22 +33,38 @@ def test_launch_buttons_open_this_pages_notebook(name):
     repo = config["repository"]["url"].removeprefix("https://github.com/")
     branch = config["repository"]["branch"]
     links = {a["href"] for a in _page(name).find_all("a", href=True)}
-    assert (f"https://colab.research.google.com/github/{repo}/blob/{branch}/"
-            f"chapters/{name}.ipynb") in links
-    assert (f"https://mybinder.org/v2/gh/{repo}/{branch}"
-            f"?urlpath=tree/chapters/{name}.ipynb") in links
+    assert (
+        f"https://colab.research.google.com/github/{repo}/blob/{branch}/"
+        f"chapters/{name}.ipynb"
+    ) in links
+    assert (
+        f"https://mybinder.org/v2/gh/{repo}/{branch}"
+        f"?urlpath=tree/chapters/{name}.ipynb"
+    ) in links
 
 
 @pytest.mark.parametrize("name", CHAPTERS)
 def test_every_figure_exists_and_has_alt_text(name):
-    figures = [img for img in _page(name).select("article img")
-               if "d2l-control-frame" not in img.get("class", [])]
+    figures = [
+        img
+        for img in _page(name).select("article img")
+        if "d2l-control-frame" not in img.get("class", [])
+    ]
     notebook = nbformat.read(ROOT / "chapters" / f"{name}.ipynb", as_version=4)
-    shown = [out for cell in notebook.cells if "remove-output" not in cell.metadata.get("tags", [])
-             for out in cell.get("outputs", []) if "image/svg+xml" in out.get("data", {})]
-    assert len(figures) == len(shown), "every figure of the notebook appears on the page"
+    shown = [
+        out
+        for cell in notebook.cells
+        if "remove-output" not in cell.metadata.get("tags", [])
+        for out in cell.get("outputs", [])
+        if "image/svg+xml" in out.get("data", {})
+    ]
+    assert len(figures) == len(shown), (
+        "every figure of the notebook appears on the page"
+    )
     for img in figures:
-        assert img.get("alt", "").strip(), f"figure without alt text: {img['src']}"
+        assert img.get("alt", "").strip(), (
+            f"figure without alt text: {img['src']}"
+        )
         assert (HTML / "chapters" / img["src"]).resolve().is_file(), img["src"]
 
 
@@ -57,30 +75,47 @@ def test_every_control_shows_its_starting_figure_with_alt_text(name):
         assert image["src"].startswith("data:image/svg+xml;base64,")
         assert image.get("alt", "").strip()
         for slider in control.select("input[type=range]"):
-            assert control.select_one(f'label[for="{slider["id"]}"]').get_text(strip=True)
+            assert control.select_one(f'label[for="{slider["id"]}"]').get_text(
+                strip=True
+            )
 
 
 @pytest.mark.parametrize("name", CHAPTERS)
 def test_pages_carry_no_widget_state_or_widget_manager(name):
     page = _page(name)
-    assert page.select('script[type="application/vnd.jupyter.widget-state+json"]') == []
+    assert (
+        page.select('script[type="application/vnd.jupyter.widget-state+json"]')
+        == []
+    )
     sources = [s["src"] for s in page.select("script[src]")]
-    assert not [src for src in sources if "require" in src or "html-manager" in src]
+    assert not [
+        src for src in sources if "require" in src or "html-manager" in src
+    ]
 
 
 def test_self_attention_page_shows_the_computed_numbers():
     text = _page("self_attention").get_text(" ", strip=True)
-    assert "weight 0.2483 to each of the first two tokens and 0.5035 to itself" in text
-    assert "1,048,576 parameters without biases and 1,050,624 with them" in text
+    assert (
+        "weight 0.2483 to each of the first two tokens and 0.5035 to itself"
+        in text
+    )
+    assert (
+        "1,048,576 parameters without biases and 1,050,624 with them" in text
+    )
     assert "output shape: (2, 4, 100)" in text
 
 
 def test_core_pages_show_their_computed_numbers():
     comparing = _page("comparing_architectures").get_text(" ", strip=True)
     assert "mismatches: 0" in comparing
-    assert "attention step alone: cheaper than the RNN while n < 64 (d = 64)" in comparing
-    assert "layer with projections: costs more than the RNN at every n from 1 to 639: True" \
+    assert (
+        "attention step alone: cheaper than the RNN while n < 64 (d = 64)"
         in comparing
+    )
+    assert (
+        "layer with projections: costs more than the RNN at every n from 1 "
+        "to 639: True" in comparing
+    )
     sinusoidal = _page("sinusoidal_encoding").get_text(" ", strip=True)
     assert r"for \(d = 512\) every 60,611 positions" in sinusoidal
     assert "7 in binary is 111" in sinusoidal
@@ -93,12 +128,18 @@ def test_experiment_page_shows_its_verdicts():
     text = _page("order_experiment").get_text(" ", strip=True)
     assert "none: near 0.5: every seed within 0.35-0.65, not solved" in text
     assert "causal: solved: every seed >= 0.95" in text
-    assert "no positions, every seed answers each mirror pair alike: True" in text
-    assert "0/300" not in text and "it/s" not in text, "a stale progress bar is on the page"
+    assert (
+        "no positions, every seed answers each mirror pair alike: True" in text
+    )
+    assert "0/300" not in text and "it/s" not in text, (
+        "a stale progress bar is on the page"
+    )
 
 
 def test_pages_link_to_each_other():
-    links = {a["href"] for a in _page("self_attention").select("article a[href]")}
+    links = {
+        a["href"] for a in _page("self_attention").select("article a[href]")
+    }
     assert "sinusoidal_encoding.html" in links
 
 
@@ -114,38 +155,57 @@ def test_download_button_gives_the_executed_notebook(name):
 
 
 def test_bibliography_lists_every_entry_with_a_link_and_each_is_cited():
-    keys = re.findall(r"^@\w+\{(\w+),", (ROOT / "references.bib").read_text(), re.M)
-    sources = [p.read_text() for p in [ROOT / "intro.md", *(ROOT / "chapters").glob("*.md")]]
-    cited = {key for text in sources
-             for group in re.findall(r"\{cite:[tp]\}`([^`]+)`", text)
-             for key in group.split(",")}
-    assert cited == set(keys), f"in references.bib but never cited: {set(keys) - cited}"
-    page = BeautifulSoup((HTML / "bibliography.html").read_text(), "html.parser")
+    keys = re.findall(
+        r"^@\w+\{(\w+),", (ROOT / "references.bib").read_text(), re.M
+    )
+    sources = [
+        p.read_text()
+        for p in [ROOT / "intro.md", *(ROOT / "chapters").glob("*.md")]
+    ]
+    cited = {
+        key
+        for text in sources
+        for group in re.findall(r"\{cite:[tp]\}`([^`]+)`", text)
+        for key in group.split(",")
+    }
+    assert cited == set(keys), (
+        f"in references.bib but never cited: {set(keys) - cited}"
+    )
+    page = BeautifulSoup(
+        (HTML / "bibliography.html").read_text(), "html.parser"
+    )
     entries = page.select("div.citation")
     assert len(entries) == len(keys)
     for entry in entries:
         links = [a["href"] for a in entry.select("a[href]")]
-        assert any(link.startswith(("https://doi.org/", "https://arxiv.org/abs/"))
-                   for link in links), entry.get_text(" ", strip=True)[:80]
+        assert any(
+            link.startswith(("https://doi.org/", "https://arxiv.org/abs/"))
+            for link in links
+        ), entry.get_text(" ", strip=True)[:80]
 
 
 def test_textbook_citations_for_intra_attention_and_path_length():
     text = _page("self_attention").get_text(" ", strip=True)
     for author in ("Cheng", "Parikh", "Paulus", "Lin"):
         assert author in text
-    assert "Hochreiter" in _page("comparing_architectures").get_text(" ", strip=True)
+    assert "Hochreiter" in _page("comparing_architectures").get_text(
+        " ", strip=True
+    )
 
 
 @pytest.mark.parametrize("name", [c for c in CHAPTERS if c != "exercises"])
 def test_chapter_ends_with_summary_and_exercises_with_running_solutions(name):
     page = _page(name)
-    headings = [h.get_text(" ", strip=True).rstrip("#").strip()
-                for h in page.select("article.bd-article section > h2")]
+    headings = [
+        h.get_text(" ", strip=True).rstrip("#").strip()
+        for h in page.select("article.bd-article section > h2")
+    ]
     assert headings[-2:] == ["Summary", "Exercises"], headings
     assert headings[0] == "Overview", headings
     exercises = page.select("div.exercise")
     solutions = page.select("div.solution")
     assert len(exercises) >= 2 and len(solutions) == len(exercises)
     for solution in solutions:
-        assert solution.select("div.cell div.cell_output"), \
+        assert solution.select("div.cell div.cell_output"), (
             "a solution without code that ran in the build"
+        )

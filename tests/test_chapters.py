@@ -1,4 +1,6 @@
-"""The chapters' MyST sources, their executed reference notebooks and the Colab setup cell."""
+"""The chapters' MyST sources, their executed reference notebooks and the
+Colab setup cell."""
+
 import importlib.util
 import subprocess
 import sys
@@ -19,8 +21,11 @@ IGNORE_TAG = "nbval-ignore-output"
 
 
 def _code_cells(notebook):
-    return [(cell.source, cell.metadata.get("tags", [])) for cell in notebook.cells
-            if cell.cell_type == "code"]
+    return [
+        (cell.source, cell.metadata.get("tags", []))
+        for cell in notebook.cells
+        if cell.cell_type == "code"
+    ]
 
 
 # Why a cell's output is not compared: in its metadata, out of the code
@@ -30,8 +35,11 @@ REASON_KEY = "nbval-ignore-reason"
 
 def test_every_chapter_is_in_the_table_of_contents():
     toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    listed = {entry["file"] for entry in toc["chapters"]
-              if entry["file"].startswith("chapters/")}
+    listed = {
+        entry["file"]
+        for entry in toc["chapters"]
+        if entry["file"].startswith("chapters/")
+    }
     assert listed == {f"chapters/{path.stem}" for path in SOURCES}
     assert SOURCES, "no chapter found"
 
@@ -39,28 +47,46 @@ def test_every_chapter_is_in_the_table_of_contents():
 @pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
 def test_reference_notebook_has_the_same_code_as_its_source(source):
     reference = source.with_suffix(".ipynb")
-    assert reference.exists(), f"{reference.name} is missing: run `make references`"
+    assert reference.exists(), (
+        f"{reference.name} is missing: run `make references`"
+    )
     expected = _code_cells(jupytext.read(source))
     actual = _code_cells(nbformat.read(reference, as_version=4))
-    assert actual == expected, f"{reference.name} is stale: run `make references`"
+    assert actual == expected, (
+        f"{reference.name} is stale: run `make references`"
+    )
 
 
 @pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
 def test_reference_notebook_was_executed_whole_in_order(source):
     notebook = nbformat.read(source.with_suffix(".ipynb"), as_version=4)
-    counts = [cell.execution_count for cell in notebook.cells if cell.cell_type == "code"]
+    counts = [
+        cell.execution_count
+        for cell in notebook.cells
+        if cell.cell_type == "code"
+    ]
     assert counts == list(range(1, len(counts) + 1))
-    errors = [out for cell in notebook.cells for out in cell.get("outputs", [])
-              if out.output_type == "error"]
+    errors = [
+        out
+        for cell in notebook.cells
+        for out in cell.get("outputs", [])
+        if out.output_type == "error"
+    ]
     assert errors == []
 
 
 @pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
 def test_code_lines_fit_the_pages_code_blocks(source):
     """The book's code blocks show about 80 characters before they scroll."""
-    long = [line for cell_source, _ in _code_cells(jupytext.read(source))
-            for line in cell_source.splitlines() if len(line) > 79]
-    assert long == [], f"code lines over 79 characters in {source.name}: {long}"
+    long = [
+        line
+        for cell_source, _ in _code_cells(jupytext.read(source))
+        for line in cell_source.splitlines()
+        if len(line) > 79
+    ]
+    assert long == [], (
+        f"code lines over 79 characters in {source.name}: {long}"
+    )
 
 
 @pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
@@ -71,31 +97,50 @@ def test_every_ignored_output_is_justified_in_the_cell_metadata(source):
         tagged = IGNORE_TAG in cell.metadata.get("tags", [])
         reason = str(cell.metadata.get(REASON_KEY, "")).strip()
         assert tagged == bool(reason), (
-            f"{IGNORE_TAG} and a non-empty {REASON_KEY} go together:\n{cell.source}")
-        assert IGNORE_TAG not in cell.source, "the reason belongs in the metadata"
+            f"{IGNORE_TAG} and a non-empty {REASON_KEY} go together:\n"
+            f"{cell.source}"
+        )
+        assert IGNORE_TAG not in cell.source, (
+            "the reason belongs in the metadata"
+        )
 
 
-@pytest.mark.parametrize("path", SOURCES + [s.with_suffix(".ipynb") for s in SOURCES],
-                         ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "path",
+    SOURCES + [s.with_suffix(".ipynb") for s in SOURCES],
+    ids=lambda p: p.name,
+)
 def test_first_code_cell_is_the_setup_cell_from_config(path):
     notebook = jupytext.read(path)
     first = next(cell for cell in notebook.cells if cell.cell_type == "code")
     assert first.source == setup_cell.setup_cell()
-    url = yaml.safe_load((ROOT / "_config.yml").read_text())["repository"]["url"]
+    url = yaml.safe_load((ROOT / "_config.yml").read_text())["repository"][
+        "url"
+    ]
     assert f'BOOK_REPOSITORY = "{url}"' in first.source
 
 
 def _run_setup_cell(monkeypatch, on_colab: bool, installed: bool) -> list:
     calls = []
-    monkeypatch.setattr(subprocess, "run", lambda *args, **kwargs: calls.append((args, kwargs)))
+    monkeypatch.setattr(
+        subprocess, "run", lambda *args, **kwargs: calls.append((args, kwargs))
+    )
     if on_colab:
-        monkeypatch.setitem(sys.modules, "google.colab", types.ModuleType("google.colab"))
+        monkeypatch.setitem(
+            sys.modules, "google.colab", types.ModuleType("google.colab")
+        )
     else:
         monkeypatch.delitem(sys.modules, "google.colab", raising=False)
     real_find_spec = importlib.util.find_spec
-    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: (
-        (real_find_spec("d2l_local") if installed else None) if name == "d2l_local"
-        else real_find_spec(name, *a)))
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *a: (
+            (real_find_spec("d2l_local") if installed else None)
+            if name == "d2l_local"
+            else real_find_spec(name, *a)
+        ),
+    )
     exec(compile(setup_cell.setup_cell(), "<setup cell>", "exec"), {})
     return calls
 
@@ -103,35 +148,65 @@ def _run_setup_cell(monkeypatch, on_colab: bool, installed: bool) -> list:
 def test_setup_cell_installs_from_the_repository_on_colab(monkeypatch):
     calls = _run_setup_cell(monkeypatch, on_colab=True, installed=False)
     url = setup_cell.repository_url()
-    assert calls == [(([sys.executable, "-m", "pip", "install", "--quiet", f"git+{url}"],),
-                      {"check": True})]
+    assert calls == [
+        (
+            (
+                [
+                    sys.executable,
+                    "-m",
+                    "pip",
+                    "install",
+                    "--quiet",
+                    f"git+{url}",
+                ],
+            ),
+            {"check": True},
+        )
+    ]
 
 
-@pytest.mark.parametrize("on_colab, installed", [(False, False), (False, True), (True, True)])
+@pytest.mark.parametrize(
+    "on_colab, installed", [(False, False), (False, True), (True, True)]
+)
 def test_setup_cell_does_nothing_elsewhere(monkeypatch, on_colab, installed):
     assert _run_setup_cell(monkeypatch, on_colab, installed) == []
 
 
 def test_setup_cell_tool_detects_and_rewrites_a_stale_cell(tmp_path):
     (tmp_path / "chapters").mkdir()
-    (tmp_path / "_config.yml").write_text("repository:\n  url: https://example.org/new\n")
+    (tmp_path / "_config.yml").write_text(
+        "repository:\n  url: https://example.org/new\n"
+    )
     page = tmp_path / "chapters" / "page.md"
-    page.write_text("# T\n\n```{code-cell} ipython3\n:tags: [hide-cell]\n\nprint('old')\n```\n"
-                    "\n```{code-cell} ipython3\nprint('body')\n```\n")
+    page.write_text(
+        "# T\n\n```{code-cell} ipython3\n:tags: [hide-cell]\n\n"
+        "print('old')\n```\n"
+        "\n```{code-cell} ipython3\nprint('body')\n```\n"
+    )
     assert setup_cell.main(["--check"], root=tmp_path) == 1
     assert setup_cell.main(["--write"], root=tmp_path) == 0
     assert setup_cell.main(["--check"], root=tmp_path) == 0
     text = page.read_text()
     assert 'BOOK_REPOSITORY = "https://example.org/new"' in text
-    assert ":tags: [hide-cell]" in text and "print('body')" in text and "old" not in text
+    assert (
+        ":tags: [hide-cell]" in text
+        and "print('body')" in text
+        and "old" not in text
+    )
 
 
 @pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
 def test_chapters_ask_for_determinism_through_the_library(source):
     """torch's switch alone makes CUDA matrix products raise without the cuBLAS
     setting that d2l.deterministic() adds."""
-    code = "\n".join(cell_source for cell_source, _ in _code_cells(jupytext.read(source)))
+    code = "\n".join(
+        cell_source for cell_source, _ in _code_cells(jupytext.read(source))
+    )
     assert "use_deterministic_algorithms" not in code, (
-        f"{source.name}: call d2l.deterministic() instead of torch.use_deterministic_algorithms")
+        f"{source.name}: call d2l.deterministic() instead of "
+        "torch.use_deterministic_algorithms"
+    )
     if "train_classifier(" in code:
-        assert "d2l.deterministic()" in code, f"{source.name} trains without d2l.deterministic()"
+        assert "d2l.deterministic()" in code, (
+            f"{source.name} trains without d2l.deterministic()"
+        )

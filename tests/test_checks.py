@@ -1,7 +1,7 @@
 import pytest
 import torch
 
-from d2l_local import checks, check_shape
+from d2l_local import check_shape, checks
 
 
 def test_check_shape_accepts_the_right_shape():
@@ -9,13 +9,17 @@ def test_check_shape_accepts_the_right_shape():
 
 
 def test_check_shape_names_both_shapes():
-    with pytest.raises(AssertionError, match=r"\(2, 3\) != expected shape \(3, 2\)"):
+    with pytest.raises(
+        AssertionError, match=r"\(2, 3\) != expected shape \(3, 2\)"
+    ):
         check_shape(torch.zeros(2, 3), (3, 2))
 
 
 @pytest.mark.parametrize("value", [0, -4])
 def test_positive_int_rejects_non_positive(value):
-    with pytest.raises(ValueError, match=r"num_hiddens must be an integer >= 1, got"):
+    with pytest.raises(
+        ValueError, match=r"num_hiddens must be an integer >= 1, got"
+    ):
         checks.positive_int("num_hiddens", value)
 
 
@@ -34,19 +38,31 @@ def test_probability_range(value):
 def test_tensor_checks_type_and_dimensions():
     with pytest.raises(TypeError, match="X must be a torch.Tensor"):
         checks.tensor("X", [[1.0]], 2)
-    with pytest.raises(ValueError, match=r"X must have 3 dimensions, got shape \(2, 2\)"):
+    with pytest.raises(
+        ValueError, match=r"X must have 3 dimensions, got shape \(2, 2\)"
+    ):
         checks.tensor("X", torch.zeros(2, 2), 3)
     assert checks.tensor("X", torch.zeros(2), (1, 2)).shape == (2,)
 
 
 def test_floating_rejects_integer_tensors():
-    with pytest.raises(TypeError, match="X must have a floating-point dtype, got torch.int64"):
+    with pytest.raises(
+        TypeError, match="X must have a floating-point dtype, got torch.int64"
+    ):
         checks.floating("X", torch.zeros(2, dtype=torch.long))
 
 
 def test_even_int_names_the_parameter_and_the_reason():
     assert checks.even_int("num_hiddens", 8) == 8
-    with pytest.raises(ValueError, match=r"num_hiddens must be even so that columns form \(sin, cos\) pairs, got 7"):
+    with pytest.raises(
+        ValueError,
+        match=(
+            r"num_hiddens must be even so that columns form \(sin, cos\) "
+            r"pairs, got 7"
+        ),
+    ):
         checks.even_int("num_hiddens", 7)
-    with pytest.raises(ValueError, match="num_hiddens must be an integer >= 1, got 0"):
+    with pytest.raises(
+        ValueError, match="num_hiddens must be an integer >= 1, got 0"
+    ):
         checks.even_int("num_hiddens", 0)

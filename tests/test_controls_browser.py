@@ -1,6 +1,7 @@
 """The controls in the built HTML, moved with the keyboard in headless Chromium
 with the network cut off (see the ``visit`` fixture): each key press shows the
 value and the figure drawn for it at build time."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -10,14 +11,15 @@ import pytest
 from bs4 import BeautifulSoup
 
 from conftest import HTML, unpack_control
+from d2l_local.widgets import frame_index
 
 
 @dataclass(frozen=True)
 class Step:
-    """Press ``key`` on slider ``slider``; the sliders then read ``labels`` and
-    the figure's SVG contains every string in ``marks``."""
+    """Press ``key`` on the slider labelled ``slider``; the sliders then read
+    ``labels`` and the figure's SVG contains every string in ``marks``."""
 
-    slider: int
+    slider: str
     key: str
     labels: tuple[str, ...]
     marks: tuple[str, ...]
@@ -25,66 +27,113 @@ class Step:
 
 
 CONTROLS = {
-    "heads": ("self_attention", 0, [
-        Step(0, "ArrowRight", ("4",), ("head 4",), ("head 5",)),
-        Step(0, "End", ("12",), ("head 12",)),
-        Step(0, "Home", ("1",), ("head 1",), ("head 2",)),
-    ]),
-    "columns d and first column": ("sinusoidal_encoding", 0, [
-        Step(0, "ArrowRight", ("64", "6"), ("Col 6", "Col 9")),
-        Step(1, "ArrowLeft", ("64", "4"), ("Col 4", "Col 7"), ("Col 8",)),
-        Step(0, "Home", ("16", "4"), ("Col 4", "Col 7")),
-    ]),
-    "heatmap d": ("sinusoidal_encoding", 1, [
-        Step(0, "ArrowRight", ("64",), ("d = 64",)),
-        Step(0, "ArrowLeft", ("32",), ("d = 32",)),
-        Step(0, "Home", ("8",), ("d = 8",)),
-    ]),
-    "offset and pair": ("relative_position", 0, [
-        Step(0, "ArrowRight", ("4", "2"), ("i + δ = 9", "pair j = 2")),
-        Step(1, "ArrowLeft", ("4", "1"), ("i + δ = 9", "pair j = 1")),
-        Step(0, "Home", ("-4", "1"), ("i + δ = 1", "pair j = 1")),
-    ]),
+    "heads": (
+        "self_attention",
+        [
+            Step(
+                "number of heads",
+                "ArrowRight",
+                ("4",),
+                ("head 4",),
+                ("head 5",),
+            ),
+            Step("number of heads", "End", ("12",), ("head 12",)),
+            Step("number of heads", "Home", ("1",), ("head 1",), ("head 2",)),
+        ],
+    ),
+    "columns": (
+        "sinusoidal_encoding",
+        [
+            Step("d", "ArrowRight", ("64", "6"), ("Col 6", "Col 9")),
+            Step(
+                "first column",
+                "ArrowLeft",
+                ("64", "4"),
+                ("Col 4", "Col 7"),
+                ("Col 8",),
+            ),
+            Step("d", "Home", ("16", "4"), ("Col 4", "Col 7")),
+        ],
+    ),
+    "table": (
+        "sinusoidal_encoding",
+        [
+            Step("d", "ArrowRight", ("64",), ("d = 64",)),
+            Step("d", "ArrowLeft", ("32",), ("d = 32",)),
+            Step("d", "Home", ("8",), ("d = 8",)),
+        ],
+    ),
+    "offset-and-pair": (
+        "relative_position",
+        [
+            Step(
+                "offset δ",
+                "ArrowRight",
+                ("4", "2"),
+                ("i + δ = 9", "pair j = 2"),
+            ),
+            Step(
+                "pair j", "ArrowLeft", ("4", "1"), ("i + δ = 9", "pair j = 1")
+            ),
+            Step("offset δ", "Home", ("-4", "1"), ("i + δ = 1", "pair j = 1")),
+        ],
+    ),
 }
 
 
-def stored_control(chapter: str, index: int) -> tuple[list[list[str]], list[str], list[str]]:
-    """Labels, frames and alt texts that the built page stores for one control."""
+def stored_control(
+    chapter: str, name: str
+) -> tuple[list[list[str]], list[str], list[str]]:
+    """Labels, frames and alt texts that the built page stores for one
+    control."""
     page = HTML / "chapters" / f"{chapter}.html"
     soup = BeautifulSoup(page.read_text(), "html.parser")
-    data, unpacked = unpack_control(soup.select(".d2l-control")[index], page)
+    control = soup.select_one(f'.d2l-control[data-name="{name}"]')
+    assert control is not None, f"{chapter} has no control named {name}"
+    data, unpacked = unpack_control(control, page)
     return data["labels"], unpacked["frames"], unpacked["alts"]
 
 
-def frame_index(labels: list[list[str]], shown: tuple[str, ...]) -> int:
-    index = 0
-    for options, label in zip(labels, shown):
-        index = index * len(options) + options.index(label)
-    return index
+def shown_frame(labels: list[list[str]], shown: tuple[str, ...]) -> int:
+    """The frame for the labels the sliders show, in the library's order."""
+    return frame_index(
+        [len(options) for options in labels],
+        [options.index(label) for options, label in zip(labels, shown)],
+    )
 
 
 @pytest.mark.parametrize("name", CONTROLS)
 def test_keyboard_moves_each_control_to_the_figure_of_its_value(visit, name):
-    chapter, index, steps = CONTROLS[name]
-    labels, frames, alts = stored_control(chapter, index)
+    chapter, steps = CONTROLS[name]
+    labels, frames, alts = stored_control(chapter, name)
     page = visit.goto(f"chapters/{chapter}.html")
-    control = page.locator(".d2l-control").nth(index)
+    control = page.locator(f'.d2l-control[data-name="{name}"]')
     control.scroll_into_view_if_needed()  # its figures load near the screen
     control.locator("xpath=self::*[@data-ready='true']").wait_for()
     sliders = control.locator("input.d2l-control-input")
     assert sliders.count() == len(labels)
+    names = []
     for k in range(sliders.count()):
         slider_id = sliders.nth(k).get_attribute("id")
-        assert control.locator(f'label[for="{slider_id}"]').inner_text().strip()
+        names.append(
+            control.locator(f'label[for="{slider_id}"]').inner_text().strip()
+        )
     image = control.locator("img.d2l-control-frame")
     previous = image.get_attribute("src")
     for step in steps:
-        sliders.nth(step.slider).focus()
+        slider = control.get_by_label(step.slider, exact=True)
+        slider.focus()
         page.keyboard.press(step.key)
-        shown = tuple(o.inner_text() for o in control.locator("output.d2l-control-value").all())
+        shown = tuple(
+            o.inner_text()
+            for o in control.locator("output.d2l-control-value").all()
+        )
         assert shown == step.labels
-        assert sliders.nth(step.slider).get_attribute("aria-valuetext") == step.labels[step.slider]
-        expected = frame_index(labels, step.labels)
+        assert (
+            slider.get_attribute("aria-valuetext")
+            == step.labels[names.index(step.slider)]
+        )
+        expected = shown_frame(labels, step.labels)
         assert control.get_attribute("data-frame") == str(expected)
         source = image.get_attribute("src")
         assert source != previous, f"{step.key} did not change the figure"
@@ -96,10 +145,16 @@ def test_keyboard_moves_each_control_to_the_figure_of_its_value(visit, name):
         previous = source
 
 
-def test_every_control_on_the_book_is_covered():
-    counts = {}
-    for chapter, index, _ in CONTROLS.values():
-        counts[chapter] = max(counts.get(chapter, 0), index + 1)
+def test_every_control_on_the_book_is_covered_by_name():
+    found = set()
     for page in sorted((HTML / "chapters").glob("*.html")):
-        found = len(BeautifulSoup(page.read_text(), "html.parser").select(".d2l-control"))
-        assert found == counts.get(page.stem, 0), page.name
+        for control in BeautifulSoup(page.read_text(), "html.parser").select(
+            ".d2l-control"
+        ):
+            assert control.get("data-name"), (
+                f"a control on {page.name} has no name"
+            )
+            found.add((page.stem, control["data-name"]))
+    assert found == {
+        (chapter, name) for name, (chapter, _) in CONTROLS.items()
+    }

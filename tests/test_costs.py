@@ -7,34 +7,51 @@ from d2l_local import costs
 
 
 @pytest.mark.parametrize("architecture", costs.ARCHITECTURES)
-@pytest.mark.parametrize("n, d, k", [(1, 1, 1), (7, 5, 3), (33, 12, 5), (64, 64, 7)])
+@pytest.mark.parametrize(
+    "n, d, k", [(1, 1, 1), (7, 5, 3), (33, 12, 5), (64, 64, 7)]
+)
 def test_formula_matches_pytorchs_flop_counter(architecture, n, d, k):
     layer = costs.make_layer(architecture, d, k)
-    assert costs.count_multiply_adds(layer, torch.randn(2, n, d)) == \
-        2 * costs.multiply_adds(architecture, n, d, k)  # a batch of two doubles the count
+    counted = costs.count_multiply_adds(layer, torch.randn(2, n, d))
+    # a batch of two doubles the count
+    assert counted == 2 * costs.multiply_adds(architecture, n, d, k)
 
 
 @pytest.mark.parametrize("architecture", costs.ARCHITECTURES)
 def test_layers_keep_the_sequence_shape(architecture):
-    assert costs.make_layer(architecture, 6, 3)(torch.randn(2, 9, 6)).shape == (2, 9, 6)
+    assert costs.make_layer(architecture, 6, 3)(
+        torch.randn(2, 9, 6)
+    ).shape == (2, 9, 6)
 
 
 def test_rnn_and_attention_costs_cross_at_n_equals_d():
     d = 48
-    assert costs.multiply_adds("self-attention", d, d) == costs.multiply_adds("rnn", d, d)
-    assert costs.multiply_adds("self-attention", d - 1, d) < costs.multiply_adds("rnn", d - 1, d)
-    assert costs.multiply_adds("self-attention", d + 1, d) > costs.multiply_adds("rnn", d + 1, d)
+    assert costs.multiply_adds("self-attention", d, d) == costs.multiply_adds(
+        "rnn", d, d
+    )
+    assert costs.multiply_adds(
+        "self-attention", d - 1, d
+    ) < costs.multiply_adds("rnn", d - 1, d)
+    assert costs.multiply_adds(
+        "self-attention", d + 1, d
+    ) > costs.multiply_adds("rnn", d + 1, d)
 
 
 @pytest.mark.parametrize("n", [1, 2, 10, 100, 1000])
 @pytest.mark.parametrize("d", [1, 8, 64])
-def test_a_layer_with_projections_costs_more_than_the_rnn_at_every_length(n, d):
-    assert costs.multiply_adds("attention-layer", n, d) > costs.multiply_adds("rnn", n, d)
+def test_a_layer_with_projections_costs_more_than_the_rnn_at_every_length(
+    n, d
+):
+    assert costs.multiply_adds("attention-layer", n, d) > costs.multiply_adds(
+        "rnn", n, d
+    )
 
 
 @pytest.mark.parametrize("n", [2, 3, 10, 25])
 @pytest.mark.parametrize("k", [3, 5, 7])
-def test_cnn_joins_the_first_and_last_inputs_in_half_the_layers_of_its_path(n, k):
+def test_cnn_joins_the_first_and_last_inputs_in_half_the_layers_of_its_path(
+    n, k
+):
     assert costs.joining_depth("cnn", n, k=k) == math.ceil((n - 1) / (k - 1))
 
 
@@ -54,21 +71,53 @@ def test_rnn_and_attention_path_lengths(n):
 
 
 def test_time_layer_returns_a_positive_median():
-    assert costs.time_layer(costs.make_layer("cnn", 4), torch.randn(1, 8, 4), repeats=3) > 0
+    assert (
+        costs.time_layer(
+            costs.make_layer("cnn", 4), torch.randn(1, 8, 4), repeats=3
+        )
+        > 0
+    )
 
 
-@pytest.mark.parametrize("call, error, message", [
-    (lambda: costs.make_layer("transformer", 4), ValueError,
-     r"architecture must be one of \('cnn', 'rnn', 'self-attention', 'attention-layer'\), "
-     r"got 'transformer'"),
-    (lambda: costs.joining_depth("cnn", 0), ValueError, "n must be an integer >= 1, got 0"),
-    (lambda: costs.make_layer("cnn", 4, k=4), ValueError, "k must be odd"),
-    (lambda: costs.multiply_adds("rnn", 0, 4), ValueError, "n must be an integer >= 1, got 0"),
-    (lambda: costs.multiply_adds("rnn", 4, -1), ValueError, "d must be an integer >= 1, got -1"),
-    (lambda: costs.path_length("cnn", 0), ValueError, "n must be an integer >= 1, got 0"),
-    (lambda: costs.time_layer(costs.make_layer("rnn", 2), torch.ones(1, 2, 2), repeats=0),
-     ValueError, "repeats must be an integer >= 1"),
-])
+@pytest.mark.parametrize(
+    "call, error, message",
+    [
+        (
+            lambda: costs.make_layer("transformer", 4),
+            ValueError,
+            r"architecture must be one of \('cnn', 'rnn', 'self-attention', "
+            r"'attention-layer'\), got 'transformer'",
+        ),
+        (
+            lambda: costs.joining_depth("cnn", 0),
+            ValueError,
+            "n must be an integer >= 1, got 0",
+        ),
+        (lambda: costs.make_layer("cnn", 4, k=4), ValueError, "k must be odd"),
+        (
+            lambda: costs.multiply_adds("rnn", 0, 4),
+            ValueError,
+            "n must be an integer >= 1, got 0",
+        ),
+        (
+            lambda: costs.multiply_adds("rnn", 4, -1),
+            ValueError,
+            "d must be an integer >= 1, got -1",
+        ),
+        (
+            lambda: costs.path_length("cnn", 0),
+            ValueError,
+            "n must be an integer >= 1, got 0",
+        ),
+        (
+            lambda: costs.time_layer(
+                costs.make_layer("rnn", 2), torch.ones(1, 2, 2), repeats=0
+            ),
+            ValueError,
+            "repeats must be an integer >= 1",
+        ),
+    ],
+)
 def test_bad_input(call, error, message):
     with pytest.raises(error, match=message):
         call()

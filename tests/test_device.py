@@ -33,8 +33,9 @@ def test_deterministic_sets_what_cublas_needs(restore_determinism):
     assert os.environ["CUBLAS_WORKSPACE_CONFIG"] == ":4096:8"
 
 
-def test_deterministic_keeps_a_valid_setting_and_replaces_a_bad_one(restore_determinism,
-                                                                    monkeypatch):
+def test_deterministic_keeps_a_valid_setting_and_replaces_a_bad_one(
+    restore_determinism, monkeypatch
+):
     monkeypatch.setenv("CUBLAS_WORKSPACE_CONFIG", ":16:8")
     d2l.deterministic()
     assert os.environ["CUBLAS_WORKSPACE_CONFIG"] == ":16:8"
@@ -43,8 +44,12 @@ def test_deterministic_keeps_a_valid_setting_and_replaces_a_bad_one(restore_dete
     assert os.environ["CUBLAS_WORKSPACE_CONFIG"] == ":4096:8"
 
 
-def test_deterministic_warns_when_cuda_was_used_first(restore_determinism, monkeypatch):
+def test_deterministic_warns_when_cuda_was_used_first(
+    restore_determinism, monkeypatch
+):
     monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
     monkeypatch.setattr(torch.cuda, "is_initialized", lambda: True)
-    with pytest.warns(RuntimeWarning, match="CUDA was used before deterministic"):
+    with pytest.warns(
+        RuntimeWarning, match="CUDA was used before deterministic"
+    ):
         d2l.deterministic()

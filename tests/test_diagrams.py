@@ -7,18 +7,26 @@ from d2l_local import diagrams
 def test_architectures_draw_three_panels_with_token_labels():
     diagrams.show_architectures(5)
     axes = plt.gcf().axes
-    assert [ax.get_title() for ax in axes] == ["CNN, kernel 3, two layers", "RNN", "self-attention"]
+    assert [ax.get_title() for ax in axes] == [
+        "CNN, kernel 3, two layers",
+        "RNN",
+        "self-attention",
+    ]
     labels = {t.get_text() for t in axes[0].texts}
     assert {"$x_1$", "$x_5$"} <= labels
     # Self-attention: one arrow from every input to every output.
-    arrows = [t for t in axes[2].texts if getattr(t, "arrow_patch", None) is not None]
+    arrows = [
+        t for t in axes[2].texts if getattr(t, "arrow_patch", None) is not None
+    ]
     assert len(arrows) == 25
 
 
 def test_bits_panel_counts_in_binary():
     diagrams.show_bits_and_encoding(num_rows=8, num_bits=3, num_hiddens=8)
     bits = plt.gcf().axes[0].images[0].get_array()
-    assert bits.tolist() == [[(i >> b) & 1 for b in range(3)] for i in range(8)]
+    assert bits.tolist() == [
+        [(i >> b) & 1 for b in range(3)] for i in range(8)
+    ]
 
 
 def test_rotation_marks_both_positions():
@@ -27,14 +35,35 @@ def test_rotation_marks_both_positions():
     assert legend == ["positions 0..59", "i = 5", "i + δ = 8"]
 
 
-@pytest.mark.parametrize("call, message", [
-    (lambda: diagrams.show_rotation(5, 3, 16, 32), r"j must lie in \[0, 15\] for num_hiddens=32, got 16"),
-    (lambda: diagrams.show_rotation(5, 60, 0, 32), r"i \+ delta must lie in \[0, 59\], got 65"),
-    (lambda: diagrams.show_rotation(-1, 3, 0, 32), r"i must lie in \[0, 59\], got -1"),
-    (lambda: diagrams.show_rotation(5, 3, 0, 31), "num_hiddens must be even"),
-    (lambda: diagrams.show_bits_and_encoding(num_rows=60, num_bits=5), "num_bits must be at least 6"),
-    (lambda: diagrams.show_architectures(0), "n must be an integer >= 1, got 0"),
-])
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (
+            lambda: diagrams.show_rotation(5, 3, 16, 32),
+            r"j must lie in \[0, 15\] for num_hiddens=32, got 16",
+        ),
+        (
+            lambda: diagrams.show_rotation(5, 60, 0, 32),
+            r"i \+ delta must lie in \[0, 59\], got 65",
+        ),
+        (
+            lambda: diagrams.show_rotation(-1, 3, 0, 32),
+            r"i must lie in \[0, 59\], got -1",
+        ),
+        (
+            lambda: diagrams.show_rotation(5, 3, 0, 31),
+            "num_hiddens must be even",
+        ),
+        (
+            lambda: diagrams.show_bits_and_encoding(num_rows=60, num_bits=5),
+            "num_bits must be at least 6",
+        ),
+        (
+            lambda: diagrams.show_architectures(0),
+            "n must be an integer >= 1, got 0",
+        ),
+    ],
+)
 def test_bad_input_draws_nothing(call, message):
     with pytest.raises(ValueError, match=message):
         call()

@@ -2,26 +2,35 @@
 output cut off, no page-wide sideways scroll, wide tables and equations
 marked as scrolling, slider touch targets of at least 24 px, and the
 "Back to top" button clear of every slider."""
+
 from __future__ import annotations
 
 import pytest
 
 from test_pages_browser import PAGES, wait_for_math
 
-WIDTHS = {"390px": {"width": 390, "height": 844}, "1280px": {"width": 1280, "height": 800}}
+WIDTHS = {
+    "390px": {"width": 390, "height": 844},
+    "1280px": {"width": 1280, "height": 800},
+}
 
 LAYOUT = """() => {
   const overflows = (el) => el.scrollWidth > el.clientWidth + 1;
-  const cut = [...document.querySelectorAll("div.cell_output pre:not(.d2l-source pre)")]
+  const cut = [...document.querySelectorAll(
+      "div.cell_output pre:not(.d2l-source pre)")]
     .filter(overflows)
     .map((el) => el.textContent.slice(0, 60));
-  const unmarked = [...document.querySelectorAll(
-      ".pst-scrollable-table-container, div.math > .katex-display, .d2l-source pre")]
+  const unmarked = [...document.querySelectorAll([
+      ".pst-scrollable-table-container",
+      "div.math > .katex-display",
+      ".d2l-source pre",
+    ].join(", "))]
     .filter((el) => overflows(el) && !el.classList.contains("more-right"))
     .map((el) => el.textContent.slice(0, 40));
   const sliders = [...document.querySelectorAll("input[type=range]")]
     .map((el) => el.getBoundingClientRect().height);
-  return {cut, unmarked, sliders, pageWidth: document.documentElement.scrollWidth};
+  const pageWidth = document.documentElement.scrollWidth;
+  return {cut, unmarked, sliders, pageWidth};
 }"""
 
 
@@ -33,16 +42,24 @@ def test_page_fits_its_width(visit, path, width):
     wait_for_math(page)
     page.wait_for_timeout(200)  # the scroll cues are set once the fonts are in
     layout = page.evaluate(LAYOUT)
-    assert layout["cut"] == [], f"outputs cut off at the right: {layout['cut']}"
-    assert layout["unmarked"] == [], f"scrolling boxes with no cue: {layout['unmarked']}"
-    assert layout["pageWidth"] <= WIDTHS[width]["width"], "the whole page scrolls sideways"
+    assert layout["cut"] == [], (
+        f"outputs cut off at the right: {layout['cut']}"
+    )
+    assert layout["unmarked"] == [], (
+        f"scrolling boxes with no cue: {layout['unmarked']}"
+    )
+    assert layout["pageWidth"] <= WIDTHS[width]["width"], (
+        "the whole page scrolls sideways"
+    )
     assert all(height >= 24 for height in layout["sliders"]), layout["sliders"]
 
 
 def test_back_to_top_covers_no_slider_on_a_phone(visit):
     visit.page.set_viewport_size(WIDTHS["390px"])
     page = visit.goto("chapters/relative_position.html")
-    sliders = page.locator(".d2l-control input[type=range]")
+    sliders = page.locator(
+        '.d2l-control[data-name="offset-and-pair"] input[type=range]'
+    )
     for index in range(sliders.count()):
         slider = sliders.nth(index)
         slider.scroll_into_view_if_needed()
@@ -52,17 +69,24 @@ def test_back_to_top_covers_no_slider_on_a_phone(visit):
         if not button.is_visible():
             continue
         a, b = slider.bounding_box(), button.bounding_box()
-        apart = (a["x"] + a["width"] <= b["x"] or b["x"] + b["width"] <= a["x"]
-                 or a["y"] + a["height"] <= b["y"] or b["y"] + b["height"] <= a["y"])
+        apart = (
+            a["x"] + a["width"] <= b["x"]
+            or b["x"] + b["width"] <= a["x"]
+            or a["y"] + a["height"] <= b["y"]
+            or b["y"] + b["height"] <= a["y"]
+        )
         assert apart, f"Back to top covers slider {index}"
 
 
 FIGURE_TEXT = """async () => {
   const sizes = [];
-  for (const img of document.querySelectorAll("div.cell_output > img, img.d2l-control-frame")) {
+  const images = document.querySelectorAll(
+    "div.cell_output > img, img.d2l-control-frame");
+  for (const img of images) {
     const svg = await (await fetch(img.currentSrc || img.src)).text();
     const box = svg.match(/viewBox="0 0 ([0-9.]+) /);
-    const fonts = [...svg.matchAll(/font-size: ([0-9.]+)px/g)].map((m) => parseFloat(m[1]));
+    const fonts = [...svg.matchAll(/font-size: ([0-9.]+)px/g)]
+      .map((m) => parseFloat(m[1]));
     if (!box || !fonts.length) continue;
     const scale = img.getBoundingClientRect().width / parseFloat(box[1]);
     sizes.push([img.alt.slice(0, 50), Math.min(...fonts) * scale]);
@@ -71,11 +95,15 @@ FIGURE_TEXT = """async () => {
 }"""
 
 
-@pytest.mark.parametrize("path", [p for p in PAGES if p.startswith("chapters/")])
+@pytest.mark.parametrize(
+    "path", [p for p in PAGES if p.startswith("chapters/")]
+)
 def test_figure_text_is_legible_on_a_phone(visit, path):
     visit.page.set_viewport_size(WIDTHS["390px"])
     page = visit.goto(path)
-    small = [(alt, round(px, 1)) for alt, px in page.evaluate(FIGURE_TEXT) if px < 9]
+    small = [
+        (alt, round(px, 1)) for alt, px in page.evaluate(FIGURE_TEXT) if px < 9
+    ]
     assert small == [], f"figure text under 9 px at 390 px: {small}"
 
 
@@ -90,15 +118,18 @@ def test_exercise_titles_draw_no_missing_glyph(visit):
     assert all("\uf303" not in content for content in contents), contents
 
 
-@pytest.mark.parametrize("path", ["chapters/sinusoidal_encoding.html",
-                                  "chapters/relative_position.html"])
+@pytest.mark.parametrize(
+    "path",
+    ["chapters/sinusoidal_encoding.html", "chapters/relative_position.html"],
+)
 def test_display_formulas_start_at_their_left_edge_on_a_phone(visit, path):
     visit.page.set_viewport_size(WIDTHS["390px"])
     page = visit.goto(path)
     wait_for_math(page)
     starts = page.evaluate("""() => [...document.querySelectorAll(
         'div.math > .katex-display')].map((box) => {
-          const formula = box.querySelector('.katex-html').getBoundingClientRect();
+          const formula = box.querySelector('.katex-html')
+            .getBoundingClientRect();
           return {scrolled: box.scrollLeft,
                   hidden: box.getBoundingClientRect().left - formula.left};
         })""")

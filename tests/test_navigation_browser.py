@@ -1,6 +1,7 @@
 """The header's buttons open the book's navigation at phone and desktop width:
 the menu button shows the table of contents (a dialog on a phone, a
 collapsing sidebar on a desktop), the contents button the page's sections."""
+
 from __future__ import annotations
 
 import pytest
@@ -36,7 +37,8 @@ def test_contents_button_shows_the_pages_sections_on_a_phone(visit):
 def test_menu_button_hides_and_shows_the_sidebar_on_a_desktop(visit):
     page = open_at(visit, DESKTOP)
     link = page.locator("#pst-primary-sidebar").get_by_role(
-        "link", name="Sinusoidal Positional Encoding")
+        "link", name="Sinusoidal Positional Encoding"
+    )
     button = page.get_by_role("button", name="Toggle primary sidebar")
     assert link.is_visible()
     button.click()
@@ -55,6 +57,9 @@ def test_every_chapter_is_reachable_from_the_first(visit, size):
         navigation = page.locator("#pst-primary-sidebar-modal")
     else:
         navigation = page.locator("#pst-primary-sidebar")
-    for title in ("Comparing CNNs, RNNs and Self-Attention", "Relative Positional Information",
-                  "Exercises, with Solutions that Run"):
+    for title in (
+        "Comparing CNNs, RNNs and Self-Attention",
+        "Relative Positional Information",
+        "Exercises, with Solutions that Run",
+    ):
         assert navigation.get_by_role("link", name=title).is_visible(), title

@@ -2,6 +2,7 @@
 self-attention page against a copy of d2l_local whose attention scaling is
 wrong (divide by d instead of sqrt(d)) and expect cells to fail, while the
 untouched library passes the same run in ``make test``."""
+
 from __future__ import annotations
 
 import os
@@ -18,21 +19,47 @@ WRONG = "/ d"
 
 
 def run_nbval(library_parent, tmp_path) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(library_parent), "IPYKERNEL_CELL_NAME": "<IPY-INPUT>"}
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(library_parent),
+        "IPYKERNEL_CELL_NAME": "<IPY-INPUT>",
+    }
     return subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--nbval",
-         "--nbval-current-env", "--nbval-sanitize-with", str(ROOT / "tests" / "nbval_sanitize.cfg"),
-         "--rootdir", str(tmp_path), "-q", str(CHAPTER)],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "no:cacheprovider",
+            "--nbval",
+            "--nbval-current-env",
+            "--nbval-sanitize-with",
+            str(ROOT / "tests" / "nbval_sanitize.cfg"),
+            "--rootdir",
+            str(tmp_path),
+            "-q",
+            str(CHAPTER),
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
 
 
 def test_nbval_fails_when_the_attention_numbers_change(tmp_path):
     changed = tmp_path / "changed"
-    shutil.copytree(ROOT / "d2l_local", changed / "d2l_local",
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(
+        ROOT / "d2l_local",
+        changed / "d2l_local",
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
     source = changed / "d2l_local" / "attention.py"
     text = source.read_text()
-    assert text.count(CORRECT) == 1, "the line this test changes has moved; update the test"
+    assert text.count(CORRECT) == 1, (
+        "the line this test changes has moved; update the test"
+    )
     source.write_text(text.replace(CORRECT, WRONG))
 
     result = run_nbval(changed, tmp_path)
@@ -40,12 +67,16 @@ def test_nbval_fails_when_the_attention_numbers_change(tmp_path):
     summary = re.search(r"(\d+) failed, (\d+) passed", report)
     assert result.returncode == 1 and summary, report[-3000:]
     failed, passed = map(int, summary.groups())
-    assert failed >= 1 and passed >= 1, "some cells fail, the rest still run and match"
+    assert failed >= 1 and passed >= 1, (
+        "some cells fail, the rest still run and match"
+    )
     # The cells ran; what they printed no longer matches the reference.
     # Count cells, not lines: with CI set, pytest repeats each failure's
     # message untruncated in the short summary.
     failed_cells = set(re.findall(r"^_+ ::Cell (\d+) _+$", report, re.M))
-    differing_cells = set(re.findall(r"Cell (\d+): Cell outputs differ", report))
+    differing_cells = set(
+        re.findall(r"Cell (\d+): Cell outputs differ", report)
+    )
     assert len(failed_cells) == failed, report[-3000:]
     assert differing_cells == failed_cells, report[-3000:]
     assert "mismatch 'stdout'" in report, report[-3000:]

@@ -8,12 +8,16 @@ from d2l_local import order_task
 def test_task_has_one_A_and_one_B_and_labels_their_order():
     tokens, labels = order_task.make_order_task(500, 7, vocab_size=6, seed=3)
     assert tokens.shape == (500, 7) and labels.shape == (500,)
-    assert torch.all((tokens == 0).sum(1) == 1) and torch.all((tokens == 1).sum(1) == 1)
+    assert torch.all((tokens == 0).sum(1) == 1) and torch.all(
+        (tokens == 1).sum(1) == 1
+    )
     first_a = (tokens == 0).int().argmax(1)
     first_b = (tokens == 1).int().argmax(1)
     assert torch.equal(labels, (first_a < first_b).long())
     assert 0.4 < labels.float().mean() < 0.6
-    assert torch.equal(tokens, order_task.make_order_task(500, 7, vocab_size=6, seed=3)[0])
+    assert torch.equal(
+        tokens, order_task.make_order_task(500, 7, vocab_size=6, seed=3)[0]
+    )
 
 
 def test_without_positions_both_orders_get_the_same_output():
@@ -32,7 +36,9 @@ def test_positions_make_the_task_learnable_and_training_is_deterministic():
         torch.manual_seed(0)
         model = order_task.OrderClassifier(10, 16, 2, "sinusoidal")
         log = order_task.train_classifier(model, tokens, labels, num_steps=150)
-        results.append((log.losses, order_task.accuracy(model, tokens, labels)))
+        results.append(
+            (log.losses, order_task.accuracy(model, tokens, labels))
+        )
     assert results[0] == results[1]
     assert results[0][1] > 0.75
     assert results[0][0][-1] < results[0][0][0]
@@ -53,20 +59,44 @@ def test_classifiers_for_timing_give_logits():
     assert order_task.AttentionClassifier(16, 4)(X).shape == (3, 2)
 
 
-@pytest.mark.parametrize("call, message", [
-    (lambda: order_task.make_order_task(10, 1), "num_steps must be at least 2"),
-    (lambda: order_task.make_order_task(10, 5, vocab_size=2), "vocab_size must be at least 3"),
-    (lambda: order_task.make_order_task(0, 5), "num_examples must be an integer >= 1, got 0"),
-    (lambda: order_task.OrderClassifier(10, 16, 2, "rotary"),
-     r"positions must be one of \('none', 'sinusoidal', 'learned', 'rope', 'causal'\), "
-     r"got 'rotary'"),
-    (lambda: order_task.OrderClassifier(10, 12, 4, "rope"),
-     "num_hiddens / num_heads must be even"),
-    (lambda: order_task.within(torch.zeros(3, 4, dtype=torch.long), 0),
-     "num_positions must be an integer >= 1, got 0"),
-    (lambda: order_task.verdict([]), "accuracies must hold at least one value"),
-    (lambda: order_task.OrderClassifier(10, 16, 3, "none"), "num_heads must divide num_hiddens=16"),
-])
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (
+            lambda: order_task.make_order_task(10, 1),
+            "num_steps must be at least 2",
+        ),
+        (
+            lambda: order_task.make_order_task(10, 5, vocab_size=2),
+            "vocab_size must be at least 3",
+        ),
+        (
+            lambda: order_task.make_order_task(0, 5),
+            "num_examples must be an integer >= 1, got 0",
+        ),
+        (
+            lambda: order_task.OrderClassifier(10, 16, 2, "rotary"),
+            r"positions must be one of \('none', 'sinusoidal', 'learned', "
+            r"'rope', 'causal'\), got 'rotary'",
+        ),
+        (
+            lambda: order_task.OrderClassifier(10, 12, 4, "rope"),
+            "num_hiddens / num_heads must be even",
+        ),
+        (
+            lambda: order_task.within(torch.zeros(3, 4, dtype=torch.long), 0),
+            "num_positions must be an integer >= 1, got 0",
+        ),
+        (
+            lambda: order_task.verdict([]),
+            "accuracies must hold at least one value",
+        ),
+        (
+            lambda: order_task.OrderClassifier(10, 16, 3, "none"),
+            "num_heads must divide num_hiddens=16",
+        ),
+    ],
+)
 def test_bad_input(call, message):
     with pytest.raises(ValueError, match=message):
         call()
@@ -75,7 +105,12 @@ def test_bad_input(call, message):
 def test_mirror_swaps_a_and_b_and_flips_labels():
     tokens = torch.tensor([[0, 5, 1, 7], [4, 1, 9, 0]])
     mirrored, labels = order_task.mirror(tokens, torch.tensor([1, 0]))
-    assert mirrored.tolist() == [[0, 5, 1, 7], [4, 1, 9, 0], [1, 5, 0, 7], [4, 0, 9, 1]]
+    assert mirrored.tolist() == [
+        [0, 5, 1, 7],
+        [4, 1, 9, 0],
+        [1, 5, 0, 7],
+        [4, 0, 9, 1],
+    ]
     assert labels.tolist() == [1, 0, 0, 1]
 
 
@@ -108,11 +143,14 @@ def test_rope_variant_rotates_queries_and_keys_only():
     assert (layer.attention_weights - 0.2).abs().max() > 1e-3
 
 
-@pytest.mark.parametrize("accuracies, phrase", [
-    ([1.0, 0.95, 0.99], "solved"),
-    ([0.5, 0.35, 0.65], "near 0.5"),
-    ([1.0, 0.5], "neither"),
-    ([0.8, 0.9], "neither"),
-])
+@pytest.mark.parametrize(
+    "accuracies, phrase",
+    [
+        ([1.0, 0.95, 0.99], "solved"),
+        ([0.5, 0.35, 0.65], "near 0.5"),
+        ([1.0, 0.5], "neither"),
+        ([0.8, 0.9], "neither"),
+    ],
+)
 def test_verdict_names_the_band_every_seed_lies_in(accuracies, phrase):
     assert order_task.verdict(accuracies).startswith(phrase)

@@ -3,6 +3,7 @@
 throws, every image loads, every formula was typeset when the book was built
 (KaTeX) and its fonts come from the book,
 and axe-core finds no serious or critical accessibility violation."""
+
 from __future__ import annotations
 
 import pytest
@@ -14,7 +15,9 @@ from conftest import ROOT
 
 def book_pages() -> list[str]:
     toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    documents = [toc["root"]] + [entry["file"] for entry in toc.get("chapters", [])]
+    documents = [toc["root"]] + [
+        entry["file"] for entry in toc.get("chapters", [])
+    ]
     return [f"{name}.html" for name in documents] + ["search.html"]
 
 
@@ -45,10 +48,14 @@ def test_page_works_offline(visit, path):
         .map(img => img.currentSrc || img.src)""")
     assert broken == [], f"images that did not load: {broken}"
     assert visit.failed == [], f"requests that failed: {visit.failed}"
-    untypeset = page.evaluate("""() => Array.from(document.querySelectorAll('.math'))
-        .filter(el => !el.querySelector('.katex .katex-html')).map(el => el.textContent)""")
+    untypeset = page.evaluate("""() =>
+        Array.from(document.querySelectorAll('.math'))
+        .filter(el => !el.querySelector('.katex .katex-html'))
+        .map(el => el.textContent)""")
     assert untypeset == [], f"formulas not typeset: {untypeset[:3]}"
-    assert page.locator(".math-error, .katex-error").count() == 0, "a formula failed to typeset"
+    assert page.locator(".math-error, .katex-error").count() == 0, (
+        "a formula failed to typeset"
+    )
     title = page.locator("article.bd-article h1").first
     if path != "search.html":
         assert title.inner_text().strip()
@@ -59,13 +66,21 @@ def test_chapter_math_is_typeset_with_the_books_own_fonts(visit):
     wait_for_math(page)
     assert page.locator(".katex").count() > 20
     # Typeset at build time: no script typesets in the browser.
-    scripts = page.evaluate("() => Array.from(document.scripts).map(s => s.src).filter(Boolean)")
-    assert not any("mathjax" in src.lower() or "katex" in src for src in scripts)
-    fonts = page.evaluate("""() => [...document.fonts].filter(f => f.status === 'loaded'
-        && f.family.startsWith('KaTeX')).map(f => f.family)""")
+    scripts = page.evaluate(
+        "() => Array.from(document.scripts).map(s => s.src).filter(Boolean)"
+    )
+    assert not any(
+        "mathjax" in src.lower() or "katex" in src for src in scripts
+    )
+    fonts = page.evaluate("""() => [...document.fonts]
+        .filter(f => f.status === 'loaded' && f.family.startsWith('KaTeX'))
+        .map(f => f.family)""")
     assert "KaTeX_Main" in fonts and "KaTeX_Math" in fonts, fonts
     # Screen readers get the MathML that KaTeX writes beside the HTML.
-    assert page.locator(".katex-mathml math").count() == page.locator(".katex").count()
+    assert (
+        page.locator(".katex-mathml math").count()
+        == page.locator(".katex").count()
+    )
 
 
 @pytest.mark.parametrize("path", PAGES)
@@ -74,13 +89,16 @@ def test_page_has_no_serious_accessibility_violation(visit, axe, path):
     wait_for_math(page)
     errors_before_axe = list(visit.errors)
     violations = axe.run(page).response["violations"]
-    # axe's own stylesheet reading resolves theme.css's '@import "../basic.css"'
-    # against the page instead of the stylesheet and asks for a missing file;
-    # that request is axe's, not the page's.
+    # axe's own stylesheet reading resolves theme.css's
+    # '@import "../basic.css"' against the page instead of the stylesheet and
+    # asks for a missing file; that request is axe's, not the page's.
     visit.errors[:] = errors_before_axe
-    severe = [f"{v['id']} ({v['impact']}): {v['help']} at "
-              f"{[node['target'] for node in v['nodes']][:3]}"
-              for v in violations if v["impact"] in SEVERE]
+    severe = [
+        f"{v['id']} ({v['impact']}): {v['help']} at "
+        f"{[node['target'] for node in v['nodes']][:3]}"
+        for v in violations
+        if v["impact"] in SEVERE
+    ]
     assert severe == [], "\n".join(severe)
 
 
@@ -92,8 +110,12 @@ def test_page_loads_no_icon_font_or_script(visit, path):
     visit.page.on("request", lambda request: requested.append(request.url))
     page = visit.goto(path)
     page.wait_for_load_state("networkidle")
-    assert [url for url in requested if "fontawesome" in url or "/fa-" in url] == []
-    assert page.locator("svg[aria-hidden=true] path").count() >= 5, "the header icons are missing"
+    assert [
+        url for url in requested if "fontawesome" in url or "/fa-" in url
+    ] == []
+    assert page.locator("svg[aria-hidden=true] path").count() >= 5, (
+        "the header icons are missing"
+    )
 
 
 @pytest.mark.parametrize("path", PAGES)
@@ -107,20 +129,38 @@ def test_page_requests_only_what_it_uses(visit, path):
     page = visit.goto(path)
     page.wait_for_load_state("networkidle")
     names = [url.removeprefix(visit.base).split("?")[0] for url in requested]
-    search = {"searchindex.js", "_static/searchtools.js", "_static/language_data.js"}
+    search = {
+        "searchindex.js",
+        "_static/searchtools.js",
+        "_static/language_data.js",
+    }
     if path == "search.html":
         assert search <= set(names)
     else:
         assert search.isdisjoint(names), sorted(search & set(names))
-    assert "_static/styles/theme.css" not in names and "_static/basic.css" in names
+    assert (
+        "_static/styles/theme.css" not in names
+        and "_static/basic.css" in names
+    )
     assert "_static/sphinx-thebe.css" not in names
     controls = page.locator(".d2l-control")
-    assert page.locator("script.d2l-control-data[type='application/json']").count() == 0
-    if path == "chapters/sinusoidal_encoding.html":  # its controls are far down
+    assert (
+        page.locator(
+            "script.d2l-control-data[type='application/json']"
+        ).count()
+        == 0
+    )
+    # its controls are far down
+    if path == "chapters/sinusoidal_encoding.html":
         assert not any(n.startswith("_static/controls/") for n in names)
     for index in range(controls.count()):
         controls.nth(index).scroll_into_view_if_needed()
-        controls.nth(index).locator("xpath=self::*[@data-ready='true']").wait_for()
-    data_files = {url.removeprefix(visit.base) for url in requested
-                  if "/_static/controls/" in url}
+        controls.nth(index).locator(
+            "xpath=self::*[@data-ready='true']"
+        ).wait_for()
+    data_files = {
+        url.removeprefix(visit.base)
+        for url in requested
+        if "/_static/controls/" in url
+    }
     assert len(data_files) == controls.count()

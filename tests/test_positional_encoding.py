@@ -15,15 +15,19 @@ def _formula(i: int, column: int, width: int) -> float:
 @pytest.mark.parametrize("width", [1, 2, 5, 7, 32, 33])
 def test_table_matches_the_formula_for_even_and_odd_widths(width):
     P = d2l.sinusoidal_encoding(60, width, dtype=torch.float64)
-    expected = torch.tensor([[_formula(i, c, width) for c in range(width)] for i in range(60)],
-                            dtype=torch.float64)
+    expected = torch.tensor(
+        [[_formula(i, c, width) for c in range(width)] for i in range(60)],
+        dtype=torch.float64,
+    )
     torch.testing.assert_close(P, expected, rtol=0, atol=1e-12)
 
 
 def test_module_adds_P_and_slices_it_to_the_input_length():
     encoding = d2l.PositionalEncoding(7, dropout=0.0, max_len=50)
     X = torch.randn(3, 10, 7)
-    torch.testing.assert_close(encoding(X), X + d2l.sinusoidal_encoding(10, 7)[None])
+    torch.testing.assert_close(
+        encoding(X), X + d2l.sinusoidal_encoding(10, 7)[None]
+    )
     assert encoding.P.shape == (1, 50, 7)
     assert encoding.P.abs().max() <= 1
 
@@ -41,25 +45,47 @@ def test_full_length_sequence_is_accepted():
     assert encoding(torch.zeros(1, 6, 4)).shape == (1, 6, 4)
 
 
-@pytest.mark.parametrize("args, error, message", [
-    ((0, 0.0), ValueError, "num_hiddens must be an integer >= 1, got 0"),
-    ((-3, 0.0), ValueError, "num_hiddens must be an integer >= 1, got -3"),
-    ((8.5, 0.0), TypeError, "num_hiddens must be an integer >= 1"),
-    ((8, 0.0, 0), ValueError, "max_len must be an integer >= 1, got 0"),
-    ((8, 1.0), ValueError, r"dropout must be in \[0, 1\)"),
-])
+@pytest.mark.parametrize(
+    "args, error, message",
+    [
+        ((0, 0.0), ValueError, "num_hiddens must be an integer >= 1, got 0"),
+        ((-3, 0.0), ValueError, "num_hiddens must be an integer >= 1, got -3"),
+        ((8.5, 0.0), TypeError, "num_hiddens must be an integer >= 1"),
+        ((8, 0.0, 0), ValueError, "max_len must be an integer >= 1, got 0"),
+        ((8, 1.0), ValueError, r"dropout must be in \[0, 1\)"),
+    ],
+)
 def test_bad_configuration_names_the_parameter(args, error, message):
     with pytest.raises(error, match=message):
         d2l.PositionalEncoding(*args)
 
 
-@pytest.mark.parametrize("X, error, message", [
-    (torch.zeros(1, 11, 4), ValueError,
-     r"X has 11 positions but this encoding covers max_len=10; the sequence length must lie in \[0, 10\]"),
-    (torch.zeros(1, 5, 6), ValueError, r"X must have last dimension num_hiddens=4, got shape \(1, 5, 6\)"),
-    (torch.zeros(5, 4), ValueError, r"X must have 3 dimensions, got shape \(5, 4\)"),
-    (torch.zeros(1, 5, 4, dtype=torch.long), TypeError, "X must have a floating-point dtype"),
-])
+@pytest.mark.parametrize(
+    "X, error, message",
+    [
+        (
+            torch.zeros(1, 11, 4),
+            ValueError,
+            r"X has 11 positions but this encoding covers max_len=10; "
+            r"the sequence length must lie in \[0, 10\]",
+        ),
+        (
+            torch.zeros(1, 5, 6),
+            ValueError,
+            r"X must have last dimension num_hiddens=4, got shape \(1, 5, 6\)",
+        ),
+        (
+            torch.zeros(5, 4),
+            ValueError,
+            r"X must have 3 dimensions, got shape \(5, 4\)",
+        ),
+        (
+            torch.zeros(1, 5, 4, dtype=torch.long),
+            TypeError,
+            "X must have a floating-point dtype",
+        ),
+    ],
+)
 def test_bad_input_names_the_parameter(X, error, message):
     encoding = d2l.PositionalEncoding(4, dropout=0.0, max_len=10)
     with pytest.raises(error, match=message):

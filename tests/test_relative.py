@@ -8,20 +8,30 @@ import d2l_local as d2l
 
 def test_frequencies_follow_the_formula():
     w = d2l.frequencies(8)
-    assert w.tolist() == pytest.approx([1 / 10000 ** (2 * j / 8) for j in range(4)], rel=1e-15)
-    assert len(d2l.frequencies(7)) == 4  # the lone last column has a frequency too
+    assert w.tolist() == pytest.approx(
+        [1 / 10000 ** (2 * j / 8) for j in range(4)], rel=1e-15
+    )
+    # the lone last column has a frequency too
+    assert len(d2l.frequencies(7)) == 4
 
 
 def test_rotation_matrix_is_block_diagonal_and_orthogonal():
     M = d2l.rotation_matrix(3, 6)
     torch.testing.assert_close(M @ M.T, torch.eye(6, dtype=torch.float64))
     angle = 3 * d2l.frequencies(6)[1].item()
-    expected = torch.tensor([[math.cos(angle), math.sin(angle)],
-                             [-math.sin(angle), math.cos(angle)]], dtype=torch.float64)
+    expected = torch.tensor(
+        [
+            [math.cos(angle), math.sin(angle)],
+            [-math.sin(angle), math.cos(angle)],
+        ],
+        dtype=torch.float64,
+    )
     torch.testing.assert_close(M[2:4, 2:4], expected)
     assert torch.all(M[:2, 2:] == 0) and torch.all(M[2:, :2] == 0)
-    torch.testing.assert_close(d2l.rotation_matrix(2, 6) @ d2l.rotation_matrix(3, 6),
-                               d2l.rotation_matrix(5, 6))
+    torch.testing.assert_close(
+        d2l.rotation_matrix(2, 6) @ d2l.rotation_matrix(3, 6),
+        d2l.rotation_matrix(5, 6),
+    )
 
 
 @pytest.mark.parametrize("delta", [-7, -1, 0, 1, 5, 19])
@@ -38,7 +48,10 @@ def test_shift_error_detects_a_wrong_table():
 
 def test_rope_scores_depend_only_on_the_offset():
     torch.manual_seed(0)
-    q, k = torch.randn(8, dtype=torch.float64), torch.randn(8, dtype=torch.float64)
+    q, k = (
+        torch.randn(8, dtype=torch.float64),
+        torch.randn(8, dtype=torch.float64),
+    )
     scores = d2l.rope(q.expand(12, 8)) @ d2l.rope(k.expand(12, 8)).T
     for offset in range(-11, 12):
         diagonal = scores.diagonal(offset)
@@ -52,19 +65,53 @@ def test_rope_keeps_norms_and_accepts_positions():
     torch.testing.assert_close(d2l.rope(X, torch.zeros(5)), X)
 
 
-@pytest.mark.parametrize("call, error, message", [
-    (lambda: d2l.rotation_matrix(1, 7), ValueError,
-     r"num_hiddens must be even so that columns form \(sin, cos\) pairs, got 7"),
-    (lambda: d2l.rotation_matrix(1, 0), ValueError, "num_hiddens must be an integer >= 1, got 0"),
-    (lambda: d2l.rotation_matrix("1", 4), TypeError, "delta must be a number"),
-    (lambda: d2l.shift_error(torch.zeros(10, 4), 10), ValueError,
-     r"delta must lie in \[-9, 9\] for a table of max_len=10 rows, got 10"),
-    (lambda: d2l.shift_error(torch.zeros(10, 4), 1.5), TypeError, "delta must be an integer"),
-    (lambda: d2l.rope(torch.zeros(1, 4, 5)), ValueError, "num_hiddens must be even"),
-    (lambda: d2l.rope(torch.zeros(1, 4, 6), torch.arange(3)), ValueError,
-     r"positions must have shape \(n,\)=\(4,\), got \(3,\)"),
-    (lambda: d2l.rope(torch.zeros(4, 6, dtype=torch.long)), TypeError, "floating-point"),
-])
+@pytest.mark.parametrize(
+    "call, error, message",
+    [
+        (
+            lambda: d2l.rotation_matrix(1, 7),
+            ValueError,
+            r"num_hiddens must be even so that columns form \(sin, cos\) "
+            r"pairs, got 7",
+        ),
+        (
+            lambda: d2l.rotation_matrix(1, 0),
+            ValueError,
+            "num_hiddens must be an integer >= 1, got 0",
+        ),
+        (
+            lambda: d2l.rotation_matrix("1", 4),
+            TypeError,
+            "delta must be a number",
+        ),
+        (
+            lambda: d2l.shift_error(torch.zeros(10, 4), 10),
+            ValueError,
+            r"delta must lie in \[-9, 9\] for a table of max_len=10 rows, "
+            r"got 10",
+        ),
+        (
+            lambda: d2l.shift_error(torch.zeros(10, 4), 1.5),
+            TypeError,
+            "delta must be an integer",
+        ),
+        (
+            lambda: d2l.rope(torch.zeros(1, 4, 5)),
+            ValueError,
+            "num_hiddens must be even",
+        ),
+        (
+            lambda: d2l.rope(torch.zeros(1, 4, 6), torch.arange(3)),
+            ValueError,
+            r"positions must have shape \(n,\)=\(4,\), got \(3,\)",
+        ),
+        (
+            lambda: d2l.rope(torch.zeros(4, 6, dtype=torch.long)),
+            TypeError,
+            "floating-point",
+        ),
+    ],
+)
 def test_bad_input(call, error, message):
     with pytest.raises(error, match=message):
         call()

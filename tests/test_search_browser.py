@@ -1,4 +1,5 @@
 """The book's search quotes prose around each hit, not code or headings."""
+
 from __future__ import annotations
 
 import pytest
@@ -6,7 +7,9 @@ import pytest
 CODE_MARKS = ("import ", "torch.", "print(", "Contents Overview")
 
 
-@pytest.mark.parametrize("query", ["rotation", "positional encoding", "causal mask"])
+@pytest.mark.parametrize(
+    "query", ["rotation", "positional encoding", "causal mask"]
+)
 def test_search_results_quote_prose(visit, query):
     page = visit.goto(f"search.html?q={query}")
     quotes = page.locator("#search-results li p.context")
@@ -18,14 +21,19 @@ def test_search_results_quote_prose(visit, query):
     assert code == [], f"quotes with code or headings: {code}"
 
 
-@pytest.mark.parametrize("query, chapter", [
-    ("masked_softmax", "self_attention"),
-    ("PositionalEncoding", "sinusoidal_encoding"),
-    ("rope", "relative_position"),
-])
+@pytest.mark.parametrize(
+    "query, chapter",
+    [
+        ("masked_softmax", "self_attention"),
+        ("PositionalEncoding", "sinusoidal_encoding"),
+        ("rope", "relative_position"),
+    ],
+)
 def test_search_finds_the_page_that_shows_the_code(visit, query, chapter):
     page = visit.goto(f"search.html?q={query}")
     results = page.locator("#search-results li a")
     results.first.wait_for(timeout=15000)
-    hrefs = [results.nth(i).get_attribute("href") for i in range(results.count())]
+    hrefs = [
+        results.nth(i).get_attribute("href") for i in range(results.count())
+    ]
     assert any(f"{chapter}.html" in href for href in hrefs), hrefs

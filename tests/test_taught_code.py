@@ -1,27 +1,43 @@
 """What a page teaches is what runs: each taught object of d2l_local is shown
 on its page (``d2l.show_source``), and the text shown is the library's own."""
+
 from __future__ import annotations
+
+import re
 
 import pytest
 from bs4 import BeautifulSoup
 
 import d2l_local as d2l
+from conftest import ROOT
 from d2l_local import costs
 from d2l_local.notebook import Source
 from d2l_local.positional_encoding import _AddedPositions
 
-from conftest import ROOT
-
 HTML = ROOT / "_build" / "html" / "chapters"
 TAUGHT = {
-    "self_attention": [d2l.DotProductAttention, d2l.MultiHeadAttention,
-                       d2l.masked_softmax],
-    "comparing_architectures": [costs.multiply_adds, costs._dependence,
-                                costs._fewest_steps, costs.path_length],
-    "sinusoidal_encoding": [d2l.frequencies, d2l.sinusoidal_encoding,
-                            _AddedPositions, d2l.PositionalEncoding],
-    "relative_position": [d2l.rotation_matrix, d2l.rope,
-                          d2l.RotaryMultiHeadAttention],
+    "self_attention": [
+        d2l.DotProductAttention,
+        d2l.MultiHeadAttention,
+        d2l.masked_softmax,
+    ],
+    "comparing_architectures": [
+        costs.multiply_adds,
+        costs._dependence,
+        costs._fewest_steps,
+        costs.path_length,
+    ],
+    "sinusoidal_encoding": [
+        d2l.frequencies,
+        d2l.sinusoidal_encoding,
+        _AddedPositions,
+        d2l.PositionalEncoding,
+    ],
+    "relative_position": [
+        d2l.rotation_matrix,
+        d2l.rope,
+        d2l.RotaryMultiHeadAttention,
+    ],
     "order_experiment": [d2l.LearnedPositionalEmbedding],
 }
 
@@ -29,8 +45,10 @@ TAUGHT = {
 def shown(chapter: str) -> dict[str, str]:
     """Each shown block of the built page: its object names -> its text."""
     soup = BeautifulSoup((HTML / f"{chapter}.html").read_text(), "html.parser")
-    return {block["data-source"]: block.get_text()
-            for block in soup.select("div.d2l-source")}
+    return {
+        block["data-source"]: block.get_text()
+        for block in soup.select("div.d2l-source")
+    }
 
 
 @pytest.mark.parametrize("chapter", TAUGHT)
@@ -41,11 +59,18 @@ def test_each_taught_object_is_shown_as_the_library_defines_it(chapter):
         name = f"{obj.__module__}.{obj.__qualname__}"
         assert name in names, f"{chapter} does not show {name}"
     for key, text in blocks.items():
-        objects = [next(o for o in sum(TAUGHT.values(), [])
-                        if f"{o.__module__}.{o.__qualname__}" == name)
-                   for name in key.split()]
-        assert text.rstrip("\n") == Source(*objects).code.rstrip("\n"), \
-            f"{chapter} shows {key} differently from the library: rebuild the book"
+        objects = [
+            next(
+                o
+                for o in sum(TAUGHT.values(), [])
+                if f"{o.__module__}.{o.__qualname__}" == name
+            )
+            for name in key.split()
+        ]
+        assert text.rstrip("\n") == Source(*objects).code.rstrip("\n"), (
+            f"{chapter} shows {key} differently from the library: "
+            "rebuild the book"
+        )
 
 
 def test_show_source_refuses_what_has_no_source():
@@ -59,3 +84,10 @@ def test_shown_code_is_highlighted_by_the_pages_own_styles():
     html = d2l.show_source(d2l.rope)._repr_mimebundle_()["text/html"]
     assert 'class="highlight"' in html and "style=" not in html
     assert 'data-source="d2l_local.relative.rope"' in html
+
+
+def test_library_docstrings_name_pages_not_section_numbers():
+    """A docstring says which page uses the code, by the page's title."""
+    for path in sorted((ROOT / "d2l_local").glob("*.py")):
+        text = path.read_text()
+        assert not re.search(r"\bSections? \d", text), path.name

@@ -1,4 +1,6 @@
-"""d2l_local.widgets: one call gives live sliders and static HTML over the same figures."""
+"""d2l_local.widgets: one call gives live sliders and static HTML over the
+same figures."""
+
 import base64
 import re
 
@@ -9,7 +11,7 @@ from matplotlib import pyplot as plt
 
 import d2l_local as d2l
 from conftest import unpack_control
-from d2l_local.widgets import MAX_FRAMES, render_svg
+from d2l_local.widgets import MAX_FRAMES, frame_index, render_svg
 
 
 def draw_line(slope, offset=0):
@@ -28,9 +30,21 @@ def unpack(control) -> tuple[BeautifulSoup, dict, dict]:
 
 
 def test_each_frame_is_what_draw_makes_for_its_values():
-    control = d2l.choice_controls(draw_line, d2l.Choice("slope", [1, 2, 3], 2),
-                                  d2l.Choice("offset", [0, 5], 5), alt=describe)
-    assert list(control.frames) == [(1, 0), (1, 5), (2, 0), (2, 5), (3, 0), (3, 5)]
+    control = d2l.choice_controls(
+        draw_line,
+        d2l.Choice("slope", [1, 2, 3], 2),
+        d2l.Choice("offset", [0, 5], 5),
+        alt=describe,
+        name="line",
+    )
+    assert list(control.frames) == [
+        (1, 0),
+        (1, 5),
+        (2, 0),
+        (2, 5),
+        (3, 0),
+        (3, 5),
+    ]
     for values, svg in control.frames.items():
         assert svg == render_svg(draw_line, *values)
         assert f"slope {values[0]}, offset {values[1]}" in svg
@@ -39,13 +53,23 @@ def test_each_frame_is_what_draw_makes_for_its_values():
 
 
 def test_static_html_is_labelled_starts_at_the_value_and_packs_every_frame():
-    control = d2l.choice_controls(draw_line, d2l.Choice("slope", [1, 2, 3], 2),
-                                  d2l.Choice("offset", [0, 5], 5), alt=describe)
+    control = d2l.choice_controls(
+        draw_line,
+        d2l.Choice("slope", [1, 2, 3], 2),
+        d2l.Choice("offset", [0, 5], 5),
+        alt=describe,
+        name="line",
+    )
     soup, data, unpacked = unpack(control)
     inputs = soup.select("input.d2l-control-input")
-    for input_, (label, position, text) in zip(inputs, [("slope", 1, "2"), ("offset", 1, "5")]):
+    for input_, (label, position, text) in zip(
+        inputs, [("slope", 1, "2"), ("offset", 1, "5")]
+    ):
         assert input_["type"] == "range" and input_["min"] == "0"
-        assert input_["value"] == str(position) and input_["aria-valuetext"] == text
+        assert (
+            input_["value"] == str(position)
+            and input_["aria-valuetext"] == text
+        )
         assert soup.select_one(f'label[for="{input_["id"]}"]').string == label
         assert soup.select_one(f'output[for="{input_["id"]}"]').string == text
     assert [i["max"] for i in inputs] == ["2", "1"]
@@ -53,32 +77,54 @@ def test_static_html_is_labelled_starts_at_the_value_and_packs_every_frame():
     assert unpacked["frames"] == list(control.frames.values())
     assert unpacked["alts"] == [describe(*v) for v in control.frames]
     image = soup.select_one("img.d2l-control-frame")
-    assert base64.b64decode(image["src"].split(",", 1)[1]).decode() == control.frames[(2, 5)]
+    assert (
+        base64.b64decode(image["src"].split(",", 1)[1]).decode()
+        == control.frames[(2, 5)]
+    )
     assert image["alt"] == describe(2, 5)
     assert "DecompressionStream" in soup.select("script")[-1].string
 
 
 def test_static_html_is_the_same_on_every_run():
-    first = d2l.choice_control(draw_line, [1, 2], 1, "slope", alt=describe).to_html()
-    second = d2l.choice_control(draw_line, [1, 2], 1, "slope", alt=describe).to_html()
+    first = d2l.choice_control(
+        draw_line, [1, 2], 1, "slope", alt=describe, name="line"
+    ).to_html()
+    second = d2l.choice_control(
+        draw_line, [1, 2], 1, "slope", alt=describe, name="line"
+    ).to_html()
     assert first == second
 
 
 def test_mime_bundle_offers_the_widget_view_and_the_static_html():
-    control = d2l.choice_control(draw_line, [1, 2], 2, "slope", alt=describe)
+    control = d2l.choice_control(
+        draw_line, [1, 2], 2, "slope", alt=describe, name="line"
+    )
     bundle = control._repr_mimebundle_()
-    assert set(bundle) == {"text/plain", "text/html",
-                           "application/vnd.jupyter.widget-view+json"}
+    assert set(bundle) == {
+        "text/plain",
+        "text/html",
+        "application/vnd.jupyter.widget-view+json",
+    }
     assert bundle["text/plain"] == "Controls for slope: 2 figures"
-    assert bundle["application/vnd.jupyter.widget-view+json"]["model_id"] == \
-        control.widget.model_id
+    assert (
+        bundle["application/vnd.jupyter.widget-view+json"]["model_id"]
+        == control.widget.model_id
+    )
 
 
 def test_live_sliders_show_the_frame_of_their_values():
-    control = d2l.choice_controls(draw_line, d2l.Choice("slope", [1, 2, 3], 2),
-                                  d2l.Choice("offset", [0, 5], 0), alt=describe)
+    control = d2l.choice_controls(
+        draw_line,
+        d2l.Choice("slope", [1, 2, 3], 2),
+        d2l.Choice("offset", [0, 5], 0),
+        alt=describe,
+        name="line",
+    )
     slope, offset, figure = control.widget.children
-    assert isinstance(slope, ipywidgets.SelectionSlider) and slope.description == "slope"
+    assert (
+        isinstance(slope, ipywidgets.SelectionSlider)
+        and slope.description == "slope"
+    )
     assert isinstance(figure, ipywidgets.Output)
 
     def shown():
@@ -91,22 +137,70 @@ def test_live_sliders_show_the_frame_of_their_values():
     assert shown() == (control.frames[(3, 5)], describe(3, 5))
 
 
-@pytest.mark.parametrize("arguments, error, message", [
-    ({"options": [], "value": 1}, ValueError, "options of 'd' must offer at least one value"),
-    ({"options": [1, 2, 4], "value": 3}, ValueError,
-     r"value of 'd' must be one of options \[1, 2, 4\], got 3"),
-    ({"draw": "not a function"}, TypeError, "draw must be callable, got str"),
-    ({"alt": "a line"}, TypeError, r"alt must be callable \(values -> text\), got str"),
-    ({"alt": lambda value: ""}, ValueError, "alt must return a non-empty description"),
-    ({"options": list(range(MAX_FRAMES + 1)), "value": 0}, ValueError,
-     f"offer {MAX_FRAMES + 1} combinations of values; at most {MAX_FRAMES}"),
-    ({"draw": lambda value: None}, RuntimeError, "draw must make exactly one figure"),
-    ({"draw": lambda value: (plt.figure(), plt.figure())}, RuntimeError,
-     "draw must make exactly one figure for values \\(1,\\), it made 2"),
-])
-def test_bad_arguments_are_refused_and_leave_no_figure(arguments, error, message):
-    arguments = {"draw": draw_line, "options": [1, 2], "value": 1, "description": "d",
-                 "alt": describe, **arguments}
+@pytest.mark.parametrize(
+    "arguments, error, message",
+    [
+        (
+            {"options": [], "value": 1},
+            ValueError,
+            "options of 'd' must offer at least one value",
+        ),
+        (
+            {"options": [1, 2, 4], "value": 3},
+            ValueError,
+            r"value of 'd' must be one of options \[1, 2, 4\], got 3",
+        ),
+        (
+            {"draw": "not a function"},
+            TypeError,
+            "draw must be callable, got str",
+        ),
+        (
+            {"alt": "a line"},
+            TypeError,
+            r"alt must be callable \(values -> text\), got str",
+        ),
+        (
+            {"alt": lambda value: ""},
+            ValueError,
+            "alt must return a non-empty description",
+        ),
+        (
+            {"options": list(range(MAX_FRAMES + 1)), "value": 0},
+            ValueError,
+            f"offer {MAX_FRAMES + 1} combinations of values; "
+            f"at most {MAX_FRAMES}",
+        ),
+        (
+            {"draw": lambda value: None},
+            RuntimeError,
+            "draw must make exactly one figure",
+        ),
+        (
+            {"draw": lambda value: (plt.figure(), plt.figure())},
+            RuntimeError,
+            "draw must make exactly one figure for values \\(1,\\), it made 2",
+        ),
+        (
+            {"name": "Heads 2"},
+            ValueError,
+            "name must be lower-case letters, digits and hyphens, "
+            "starting with a letter",
+        ),
+    ],
+)
+def test_bad_arguments_are_refused_and_leave_no_figure(
+    arguments, error, message
+):
+    arguments = {
+        "draw": draw_line,
+        "options": [1, 2],
+        "value": 1,
+        "description": "d",
+        "alt": describe,
+        "name": "line",
+        **arguments,
+    }
     with pytest.raises(error, match=message):
         d2l.choice_control(**arguments)
     assert plt.get_fignums() == []
@@ -118,19 +212,58 @@ def test_draw_that_raises_leaves_no_figure():
         raise ValueError(f"value must be small, got {value}")
 
     with pytest.raises(ValueError, match="value must be small, got 1"):
-        d2l.choice_control(half_drawn, [1], 1, "value", alt=describe)
+        d2l.choice_control(
+            half_drawn, [1], 1, "value", alt=describe, name="line"
+        )
     assert plt.get_fignums() == []
 
 
 def test_an_open_figure_is_not_drawn_over():
     plt.figure()
-    with pytest.raises(RuntimeError, match=re.escape("show or close figures [1] first")):
-        d2l.choice_control(draw_line, [1], 1, "slope", alt=describe)
+    with pytest.raises(
+        RuntimeError, match=re.escape("show or close figures [1] first")
+    ):
+        d2l.choice_control(
+            draw_line, [1], 1, "slope", alt=describe, name="line"
+        )
     assert plt.get_fignums() == [1]
 
 
 def test_choices_must_be_given_as_choice_objects():
-    with pytest.raises(ValueError, match="choices must hold at least one Choice"):
-        d2l.choice_controls(draw_line, alt=describe)
-    with pytest.raises(TypeError, match="choices must be Choice objects, got tuple"):
-        d2l.choice_controls(draw_line, ("slope", [1], 1), alt=describe)
+    with pytest.raises(
+        ValueError, match="choices must hold at least one Choice"
+    ):
+        d2l.choice_controls(draw_line, alt=describe, name="line")
+    with pytest.raises(
+        TypeError, match="choices must be Choice objects, got tuple"
+    ):
+        d2l.choice_controls(
+            draw_line, ("slope", [1], 1), alt=describe, name="line"
+        )
+
+
+def test_frame_index_is_the_order_of_the_stored_frames():
+    control = d2l.choice_controls(
+        draw_line,
+        d2l.Choice("slope", [1, 2, 3], 2),
+        d2l.Choice("offset", [0, 5], 5),
+        alt=describe,
+        name="line",
+    )
+    counts = [len(choice.options) for choice in control.choices]
+    for position, values in enumerate(control.frames):
+        positions = [
+            list(c.options).index(v) for c, v in zip(control.choices, values)
+        ]
+        assert frame_index(counts, positions) == position
+    with pytest.raises(
+        ValueError, match=r"slider position must lie in \[0, 1\], got 2"
+    ):
+        frame_index(counts, [0, 2])
+
+
+def test_the_control_carries_its_name():
+    html = d2l.choice_control(
+        draw_line, [1, 2], 1, "slope", alt=describe, name="slope-line"
+    ).to_html()
+    assert 'data-name="slope-line"' in html

@@ -6,6 +6,7 @@ Prints figures against the targets; it never fails on a missed target
 (benchmarks report, tests decide). Takes several minutes: it rebuilds the
 book from nothing and runs ``make test``.
 """
+
 from __future__ import annotations
 
 import gzip
@@ -25,18 +26,30 @@ from served_book import CHROMIUM, CHROMIUM_ARGS, serve
 
 ROOT = Path(__file__).resolve().parent.parent
 HTML = ROOT / "_build" / "html"
-TARGETS = {"cold build": 60.0, "warm rebuild": 10.0, "redraw median": 50.0, "redraw p95": 100.0,
-           "page": 2 * 1024 * 1024, "transfer": 700 * 1024}
+TARGETS = {
+    "cold build": 60.0,
+    "warm rebuild": 10.0,
+    "redraw median": 50.0,
+    "redraw p95": 100.0,
+    "page": 2 * 1024 * 1024,
+    "transfer": 700 * 1024,
+}
 # Lighthouse from the npm registry, run with Debian's Chromium; the lowest
 # score each category should reach on every page (mobile preset).
 LIGHTHOUSE = "lighthouse@12.8.2"
-SCORE_TARGETS = {"performance": 95, "accessibility": 100, "best-practices": 100, "seo": 95}
+SCORE_TARGETS = {
+    "performance": 95,
+    "accessibility": 100,
+    "best-practices": 100,
+    "seo": 95,
+}
 # Lighthouse's performance score moves by several points between runs of the
 # same page on a busy 2-core machine (its simulation scales the CPU time it
 # observes): each page is measured this many times and the median run kept.
 LIGHTHOUSE_RUNS = 3
 
-# Runs in each chapter's kernel after its cells: time every control found in Out.
+# Runs in each chapter's kernel after its cells: time every control found in
+# Out.
 MEASURE = r"""
 import json as _json, random as _random, statistics as _stats, time as _time
 from d2l_local.widgets import Controls as _Controls, render_svg as _render_svg
@@ -47,7 +60,8 @@ def _measure(control, moves=60, fresh=8):
     times = []
     for _ in range(moves):
         slider = rng.choice(sliders)
-        value = rng.choice([o for o in slider.options if o != slider.value] or [slider.value])
+        others = [o for o in slider.options if o != slider.value]
+        value = rng.choice(others or [slider.value])
         start = _time.perf_counter()
         slider.value = value
         times.append((_time.perf_counter() - start) * 1000)
@@ -58,29 +72,39 @@ def _measure(control, moves=60, fresh=8):
         _render_svg(control.draw, *values)
         draws.append((_time.perf_counter() - start) * 1000)
     start = _time.perf_counter()
-    _Controls(control.draw, control.choices, control.describe)
+    _Controls(control.draw, control.choices, control.describe, control.name)
     precompute = _time.perf_counter() - start
     times.sort()
     return {"names": ", ".join(c.description for c in control.choices),
             "frames": len(control.frames), "median_ms": _stats.median(times),
-            "p95_ms": times[int(0.95 * (len(times) - 1))], "draw_ms": _stats.median(draws),
+            "p95_ms": times[int(0.95 * (len(times) - 1))],
+            "draw_ms": _stats.median(draws),
             "precompute_s": precompute}
 
-print("BENCH" + _json.dumps([_measure(v) for v in Out.values() if isinstance(v, _Controls)]))
+_controls = [v for v in Out.values() if isinstance(v, _Controls)]
+print("BENCH" + _json.dumps([_measure(v) for v in _controls]))
 """
 
 
 def timed(command: list[str]) -> float:
     start = time.perf_counter()
-    subprocess.run(command, cwd=ROOT, check=True, stdout=subprocess.DEVNULL,
-                   stderr=subprocess.STDOUT)
+    subprocess.run(
+        command,
+        cwd=ROOT,
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.STDOUT,
+    )
     return time.perf_counter() - start
 
 
 def run_in_kernel(chapter: Path) -> list[dict]:
-    """Execute a chapter's code cells in a fresh kernel, then MEASURE; return its report."""
+    """Execute a chapter's code cells in a fresh kernel, then MEASURE; return
+    its report."""
     notebook = jupytext.read(chapter)
-    manager, client = start_new_kernel(cwd=str(chapter.parent), stderr=subprocess.DEVNULL)
+    manager, client = start_new_kernel(
+        cwd=str(chapter.parent), stderr=subprocess.DEVNULL
+    )
     printed = []
 
     def hook(message):
@@ -92,32 +116,44 @@ def run_in_kernel(chapter: Path) -> list[dict]:
     try:
         for cell in notebook.cells:
             if cell.cell_type == "code":
-                client.execute_interactive(cell.source, timeout=600, output_hook=hook)
+                client.execute_interactive(
+                    cell.source, timeout=600, output_hook=hook
+                )
         printed.clear()
         client.execute_interactive(MEASURE, timeout=600, output_hook=hook)
     finally:
         client.stop_channels()
         manager.shutdown_kernel(now=True)
-    line = next(l for l in "".join(printed).splitlines() if l.startswith("BENCH"))
-    return json.loads(line[len("BENCH"):])
+    lines = "".join(printed).splitlines()
+    report = next(line for line in lines if line.startswith("BENCH"))
+    return json.loads(report[len("BENCH") :])
 
 
 def page_weights() -> list[tuple[str, int, int, int, int]]:
-    """(page, HTML bytes, its image files, every byte Chromium loads for it with
-    an empty cache, and the same gzip-compressed as a web server sends text)."""
+    """(page, HTML bytes, its image files, every byte Chromium loads for it
+    with an empty cache, and the same gzip-compressed as a web server sends
+    text)."""
     from playwright.sync_api import sync_playwright
 
-    pages = sorted(p.relative_to(HTML).as_posix() for p in HTML.glob("*.html")) + \
-        sorted(p.relative_to(HTML).as_posix() for p in HTML.glob("chapters/*.html"))
+    pages = sorted(
+        p.relative_to(HTML).as_posix() for p in HTML.glob("*.html")
+    ) + sorted(
+        p.relative_to(HTML).as_posix() for p in HTML.glob("chapters/*.html")
+    )
     rows = []
     with serve(HTML) as base, sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS
+        )
         for name in pages:
             if name == "index.html":
                 continue  # a redirect to intro.html
             soup = BeautifulSoup((HTML / name).read_text(), "html.parser")
-            images = sum((HTML / name).parent.joinpath(img["src"]).stat().st_size
-                         for img in soup.select("img[src]") if not img["src"].startswith("data:"))
+            images = sum(
+                (HTML / name).parent.joinpath(img["src"]).stat().st_size
+                for img in soup.select("img[src]")
+                if not img["src"].startswith("data:")
+            )
             context = browser.new_context()
             page = context.new_page()
             loaded = []
@@ -126,8 +162,15 @@ def page_weights() -> list[tuple[str, int, int, int, int]]:
             page.wait_for_load_state("networkidle")
             bodies = [r.body() for r in loaded if r.ok]
             context.close()
-            rows.append((name, (HTML / name).stat().st_size, images, sum(map(len, bodies)),
-                         sum(min(len(b), len(gzip.compress(b))) for b in bodies)))
+            rows.append(
+                (
+                    name,
+                    (HTML / name).stat().st_size,
+                    images,
+                    sum(map(len, bodies)),
+                    sum(min(len(b), len(gzip.compress(b))) for b in bodies),
+                )
+            )
         browser.close()
     return rows
 
@@ -138,45 +181,95 @@ def verdict(value: float, target: float) -> str:
 
 def main() -> None:
     make = shutil.which("make") or "make"
-    print(f"Benchmark on {os.cpu_count()} cores, Python {sys.version.split()[0]}\n", flush=True)
+    python = sys.version.split()[0]
+    print(
+        f"Benchmark on {os.cpu_count()} cores, Python {python}\n",
+        flush=True,
+    )
     shutil.rmtree(ROOT / "_build", ignore_errors=True)
     cold = timed([make, "book"])
-    print(f"cold build (environment present, no _build): {cold:6.1f} s  "
-          f"target <= {TARGETS['cold build']:.0f} s: {verdict(cold, TARGETS['cold build'])}", flush=True)
+    target = TARGETS["cold build"]
+    print(
+        f"cold build (environment present, no _build): {cold:6.1f} s  "
+        f"target <= {target:.0f} s: {verdict(cold, target)}",
+        flush=True,
+    )
     warm = timed([make, "book"])
-    print(f"warm rebuild (nothing changed):             {warm:6.1f} s  "
-          f"target <= {TARGETS['warm rebuild']:.0f} s: {verdict(warm, TARGETS['warm rebuild'])}",
-          flush=True)
+    target = TARGETS["warm rebuild"]
+    print(
+        f"warm rebuild (nothing changed):             {warm:6.1f} s  "
+        f"target <= {target:.0f} s: {verdict(warm, target)}",
+        flush=True,
+    )
     nbval = timed([make, "nbval"])
-    print(f"nbval over every chapter:                   {nbval:6.1f} s", flush=True)
+    print(
+        f"nbval over every chapter:                   {nbval:6.1f} s",
+        flush=True,
+    )
     generic = timed([make, "nbval-generic"])
-    print(f"nbval on generic CPU code paths, 1 thread:  {generic:6.1f} s", flush=True)
+    print(
+        f"nbval on generic CPU code paths, 1 thread:  {generic:6.1f} s",
+        flush=True,
+    )
     whole = timed([make, "test"])
-    print(f"make test (book up to date):                {whole:6.1f} s\n", flush=True)
+    print(
+        f"make test (book up to date):                {whole:6.1f} s\n",
+        flush=True,
+    )
 
-    print("live controls in a kernel (slider move -> new figure in the Output widget)")
-    print(f"{'chapter':22} {'control':22} {'frames':>6} {'median ms':>9} {'p95 ms':>7} "
-          f"{'draw ms':>8} {'precompute s':>12}")
+    print(
+        "live controls in a kernel "
+        "(slider move -> new figure in the Output widget)"
+    )
+    print(
+        f"{'chapter':22} {'control':22} {'frames':>6} {'median ms':>9} "
+        f"{'p95 ms':>7} {'draw ms':>8} {'precompute s':>12}"
+    )
     for chapter in sorted((ROOT / "chapters").glob("*.md")):
         for row in run_in_kernel(chapter):
-            print(f"{chapter.stem:22} {row['names']:22} {row['frames']:6d} {row['median_ms']:9.2f} "
-                  f"{row['p95_ms']:7.2f} {row['draw_ms']:8.1f} {row['precompute_s']:12.1f}  "
-                  f"{verdict(row['median_ms'], TARGETS['redraw median'])}/"
-                  f"{verdict(row['p95_ms'], TARGETS['redraw p95'])}", flush=True)
-    print("  (draw ms: one figure drawn from scratch; precompute s: every figure of the control)\n")
+            print(
+                f"{chapter.stem:22} {row['names']:22} {row['frames']:6d} "
+                f"{row['median_ms']:9.2f} {row['p95_ms']:7.2f} "
+                f"{row['draw_ms']:8.1f} {row['precompute_s']:12.1f}  "
+                f"{verdict(row['median_ms'], TARGETS['redraw median'])}/"
+                f"{verdict(row['p95_ms'], TARGETS['redraw p95'])}",
+                flush=True,
+            )
+    print(
+        "  (draw ms: one figure drawn from scratch; "
+        "precompute s: every figure of the control)\n"
+    )
 
-    print("page weights: the page's HTML with its figures (controls' frames are inside the HTML),")
-    print("and everything Chromium loads for it with an empty cache (theme, MathJax, fonts),")
-    print("as stored and as gzip would send it; the target applies to page+images")
-    print(f"{'page':38} {'HTML KB':>8} {'images KB':>9} {'page+images KB':>14} "
-          f"{'all loaded KB':>13} {'gzipped KB':>10}")
+    print(
+        "page weights: the page's HTML with its figures "
+        "(controls' frames are inside the HTML),"
+    )
+    print(
+        "and everything Chromium loads for it with an empty cache "
+        "(theme, MathJax, fonts),"
+    )
+    print(
+        "as stored and as gzip would send it; "
+        "the target applies to page+images"
+    )
+    print(
+        f"{'page':38} {'HTML KB':>8} {'images KB':>9} {'page+images KB':>14} "
+        f"{'all loaded KB':>13} {'gzipped KB':>10}"
+    )
     for name, html, images, total, gzipped in page_weights():
-        print(f"{name:38} {html / 1024:8.0f} {images / 1024:9.0f} {(html + images) / 1024:14.0f} "
-              f"{total / 1024:13.0f} {gzipped / 1024:10.0f}  {verdict(html + images, TARGETS['page'])}")
+        print(
+            f"{name:38} {html / 1024:8.0f} {images / 1024:9.0f} "
+            f"{(html + images) / 1024:14.0f} {total / 1024:13.0f} "
+            f"{gzipped / 1024:10.0f}  "
+            f"{verdict(html + images, TARGETS['page'])}"
+        )
     print_lighthouse()
 
 
-def lighthouse_reports() -> list[tuple[str, dict[str, int], float, float, list[int]]] | None:
+LighthouseRow = tuple[str, dict[str, int], float, float, list[int]]
+
+
+def lighthouse_reports() -> list[LighthouseRow] | None:
     """(page, scores, KB transferred, LCP seconds, every run's performance) per
     page, served gzip-compressed, from the run with the median performance;
     None when npm is missing."""
@@ -186,57 +279,110 @@ def lighthouse_reports() -> list[tuple[str, dict[str, int], float, float, list[i
     prefix = ROOT / "_build" / "lighthouse"
     cli = prefix / "node_modules" / ".bin" / "lighthouse"
     if not cli.exists():
-        subprocess.run([npm, "install", "--silent", "--prefix", str(prefix), LIGHTHOUSE],
-                       check=True, stdout=subprocess.DEVNULL)
+        subprocess.run(
+            [npm, "install", "--silent", "--prefix", str(prefix), LIGHTHOUSE],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
     flags = " ".join(["--headless", *CHROMIUM_ARGS])
     rows = []
     with serve(HTML, compress=True) as base:
         for name in [*book_pages(), "search.html"]:
-            runs = sorted((lighthouse_run(cli, base + name, flags)
-                           for _ in range(LIGHTHOUSE_RUNS)),
-                          key=lambda run: run[0]["performance"])
+            runs = sorted(
+                (
+                    lighthouse_run(cli, base + name, flags)
+                    for _ in range(LIGHTHOUSE_RUNS)
+                ),
+                key=lambda run: run[0]["performance"],
+            )
             scores, kilobytes, lcp = runs[len(runs) // 2]
-            rows.append((name, scores, kilobytes, lcp, [run[0]["performance"] for run in runs]))
+            rows.append(
+                (
+                    name,
+                    scores,
+                    kilobytes,
+                    lcp,
+                    [run[0]["performance"] for run in runs],
+                )
+            )
     return rows
 
 
 def book_pages() -> list[str]:
     """The pages of _toc.yml, in its order."""
     toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    return [f"{name}.html" for name in
-            [toc["root"], *(entry["file"] for entry in toc.get("chapters", []))]]
+    return [
+        f"{name}.html"
+        for name in [
+            toc["root"],
+            *(entry["file"] for entry in toc.get("chapters", [])),
+        ]
+    ]
 
 
-def lighthouse_run(cli: Path, url: str, flags: str) -> tuple[dict[str, int], float, float]:
+def lighthouse_run(
+    cli: Path, url: str, flags: str
+) -> tuple[dict[str, int], float, float]:
     """One Lighthouse run: category scores, KB transferred, LCP seconds."""
     report = ROOT / "_build" / "lighthouse" / "report.json"
-    subprocess.run([str(cli), url, "--quiet", "--output=json",
-                    f"--output-path={report}", f"--chrome-flags={flags}"],
-                   check=True, env={**os.environ, "CHROME_PATH": str(CHROMIUM)},
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(
+        [
+            str(cli),
+            url,
+            "--quiet",
+            "--output=json",
+            f"--output-path={report}",
+            f"--chrome-flags={flags}",
+        ],
+        check=True,
+        env={**os.environ, "CHROME_PATH": str(CHROMIUM)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     result = json.loads(report.read_text())
     audits = result["audits"]
-    scores = {key: round(100 * value["score"]) for key, value in result["categories"].items()}
-    return (scores, audits["total-byte-weight"]["numericValue"] / 1024,
-            audits["largest-contentful-paint"]["numericValue"] / 1000)
+    scores = {
+        key: round(100 * value["score"])
+        for key, value in result["categories"].items()
+    }
+    return (
+        scores,
+        audits["total-byte-weight"]["numericValue"] / 1024,
+        audits["largest-contentful-paint"]["numericValue"] / 1000,
+    )
 
 
 def print_lighthouse() -> None:
-    print("\nLighthouse 12 (mobile preset), book served gzip-compressed on localhost")
+    print(
+        "\nLighthouse 12 (mobile preset), "
+        "book served gzip-compressed on localhost"
+    )
     rows = lighthouse_reports()
     if rows is None:
         print("  npm is not installed: no Lighthouse report")
         return
     names = list(SCORE_TARGETS)
-    print(f"{'page':38} " + " ".join(f"{n[:13]:>13}" for n in names) +
-          f" {'KB sent':>8} {'LCP s':>6}  performance of each run")
+    print(
+        f"{'page':38} "
+        + " ".join(f"{n[:13]:>13}" for n in names)
+        + f" {'KB sent':>8} {'LCP s':>6}  performance of each run"
+    )
     for name, scores, kilobytes, lcp, performances in rows:
-        met = all(scores[n] >= SCORE_TARGETS[n] for n in names) and \
-            kilobytes * 1024 <= TARGETS["transfer"]
-        print(f"{name:38} " + " ".join(f"{scores[n]:13d}" for n in names) +
-              f" {kilobytes:8.0f} {lcp:6.1f}  {performances}  {'meets' if met else 'MISSES'}")
-    print(f"  the median of {LIGHTHOUSE_RUNS} runs per page; targets: " + ", ".join(f"{n} >= {t}" for n, t in SCORE_TARGETS.items()) +
-          f", at most {TARGETS['transfer'] // 1024} KB sent")
+        met = (
+            all(scores[n] >= SCORE_TARGETS[n] for n in names)
+            and kilobytes * 1024 <= TARGETS["transfer"]
+        )
+        outcome = "meets" if met else "MISSES"
+        print(
+            f"{name:38} "
+            + " ".join(f"{scores[n]:13d}" for n in names)
+            + f" {kilobytes:8.0f} {lcp:6.1f}  {performances}  {outcome}"
+        )
+    print(
+        f"  the median of {LIGHTHOUSE_RUNS} runs per page; targets: "
+        + ", ".join(f"{n} >= {t}" for n, t in SCORE_TARGETS.items())
+        + f", at most {TARGETS['transfer'] // 1024} KB sent"
+    )
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ the chapter's folder, with no timing metadata and with cell ids numbered in
 order, so that running it twice on the same machine gives the same file.
 Usage: python tools/execute_reference.py chapters/NAME.md [...]
 """
+
 from __future__ import annotations
 
 import sys
@@ -19,8 +20,12 @@ def execute_reference(source: Path) -> Path:
     notebook = jupytext.read(source)
     for index, cell in enumerate(notebook.cells):
         cell.id = f"cell-{index:03d}"
-    client = NotebookClient(notebook, timeout=600, record_timing=False,
-                            resources={"metadata": {"path": str(source.parent.resolve())}})
+    client = NotebookClient(
+        notebook,
+        timeout=600,
+        record_timing=False,
+        resources={"metadata": {"path": str(source.parent.resolve())}},
+    )
     client.execute()
     target = source.with_suffix(".ipynb")
     nbformat.write(notebook, target)

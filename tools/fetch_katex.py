@@ -7,6 +7,7 @@ integrity hash the registry publishes for that version.
 The book's extension (_ext/book_math.py) reads it from there when the book is
 built; nothing is fetched while a reader loads a page.
 """
+
 from __future__ import annotations
 
 import base64
@@ -21,10 +22,16 @@ from pathlib import Path
 VERSION = "0.16.22"
 TARBALL = f"https://registry.npmjs.org/katex/-/katex-{VERSION}.tgz"
 # The registry's "dist.integrity" for katex 0.16.22.
-SHA512 = ("XCHRdUw4lf3SKBaJe4EvgqIuWwkPSo9XoeO8GjQW94Bp7TWv9hNhzZjZ+OH9yf1U"
-          "mLygb7DIT5GSFQiyt16zYg==")
+SHA512 = (
+    "XCHRdUw4lf3SKBaJe4EvgqIuWwkPSo9XoeO8GjQW94Bp7TWv9hNhzZjZ+OH9yf1U"
+    "mLygb7DIT5GSFQiyt16zYg=="
+)
 # The files the book uses: the typesetter, its stylesheet and its fonts.
-WANTED = ("package/dist/katex.min.js", "package/dist/katex.min.css", "package/dist/fonts/")
+WANTED = (
+    "package/dist/katex.min.js",
+    "package/dist/katex.min.css",
+    "package/dist/fonts/",
+)
 
 
 def install_dir(prefix: Path = Path(sys.prefix)) -> Path:
@@ -35,8 +42,10 @@ def install_dir(prefix: Path = Path(sys.prefix)) -> Path:
 def verified(data: bytes) -> bytes:
     digest = base64.b64encode(hashlib.sha512(data).digest()).decode()
     if digest != SHA512:
-        raise SystemExit(f"KaTeX {VERSION} from {TARBALL} does not match its "
-                         f"published sha512 ({digest[:16]}... received)")
+        raise SystemExit(
+            f"KaTeX {VERSION} from {TARBALL} does not match its "
+            f"published sha512 ({digest[:16]}... received)"
+        )
     return data
 
 
@@ -48,8 +57,11 @@ def fetch(target: Path) -> None:
     scratch = target.with_name(target.name + ".partial")
     shutil.rmtree(scratch, ignore_errors=True)
     with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as archive:
-        members = [m for m in archive.getmembers()
-                   if m.isfile() and m.name.startswith(WANTED)]
+        members = [
+            m
+            for m in archive.getmembers()
+            if m.isfile() and m.name.startswith(WANTED)
+        ]
         for member in members:
             destination = scratch / member.name.removeprefix("package/dist/")
             destination.parent.mkdir(parents=True, exist_ok=True)

@@ -10,6 +10,7 @@ whose clock they read. Chapters already cached (same code, same kernel) are
 skipped.
 Usage: python tools/prime_cache.py CACHE_DIR chapters/NAME.md [...]
 """
+
 from __future__ import annotations
 
 import os
@@ -26,11 +27,14 @@ from myst_nb.core.read import read_myst_markdown_notebook
 # Chapters that call the library's timer measure wall-clock time; a kernel
 # sharing their core would slow them.
 TIMER_CALL = "time_layer("
-READ_DATA = {"type": "plugin", "name": "myst_nb_md"}  # what MyST-NB records for .md
+# what MyST-NB records for .md
+READ_DATA = {"type": "plugin", "name": "myst_nb_md"}
 
 
 def read(path: Path):
-    return read_myst_markdown_notebook(path.read_text(), add_source_map=True, path=str(path))
+    return read_myst_markdown_notebook(
+        path.read_text(), add_source_map=True, path=str(path)
+    )
 
 
 def one_thread_each() -> None:
@@ -40,10 +44,16 @@ def one_thread_each() -> None:
 
 
 def execute(path: Path):
-    """Run one chapter in its own folder, as MyST-NB does; return it and its seconds."""
+    """Run one chapter in its own folder, as MyST-NB does; return it and its
+    seconds."""
     notebook = read(path)
-    result = single_nb_execution(notebook, cwd=str(path.parent), timeout=600,
-                                 allow_errors=False, meta_override=True)
+    result = single_nb_execution(
+        notebook,
+        cwd=str(path.parent),
+        timeout=600,
+        allow_errors=False,
+        meta_override=True,
+    )
     if result.err is not None:
         raise RuntimeError(f"{path} failed:\n{result.exc_string}")
     return notebook, result.time
@@ -54,9 +64,13 @@ def store(cache, path: Path, notebook, seconds: float) -> None:
     # (its controls are static HTML): leave it out of the pages.
     notebook.metadata.pop("widgets", None)
     record = cache.add_nb_to_project(str(path), read_data=READ_DATA)
-    cache.cache_notebook_bundle(CacheBundleIn(notebook, record.uri,
-                                              data={"execution_seconds": seconds}),
-                                check_validity=False, overwrite=True)
+    cache.cache_notebook_bundle(
+        CacheBundleIn(
+            notebook, record.uri, data={"execution_seconds": seconds}
+        ),
+        check_validity=False,
+        overwrite=True,
+    )
     print(f"executed {path.name} in {seconds:.1f} s", flush=True)
 
 
@@ -71,8 +85,9 @@ def is_cached(cache, path: Path) -> bool:
 def run(cache, paths: list[Path], workers: int) -> None:
     if not paths:
         return
-    with ProcessPoolExecutor(max_workers=min(workers, len(paths)),
-                             initializer=one_thread_each) as pool:
+    with ProcessPoolExecutor(
+        max_workers=min(workers, len(paths)), initializer=one_thread_each
+    ) as pool:
         futures = {pool.submit(execute, p): p for p in paths}
         for future in as_completed(futures):
             store(cache, futures[future], *future.result())
@@ -80,7 +95,11 @@ def run(cache, paths: list[Path], workers: int) -> None:
 
 def main(cache_dir: str, sources: list[str]) -> None:
     cache = get_cache(cache_dir)
-    todo = [p for p in (Path(s).resolve() for s in sources) if not is_cached(cache, p)]
+    todo = [
+        p
+        for p in (Path(s).resolve() for s in sources)
+        if not is_cached(cache, p)
+    ]
     alone = [p for p in todo if TIMER_CALL in p.read_text()]
     together = [p for p in todo if p not in alone]
     start = time.perf_counter()
@@ -90,8 +109,11 @@ def main(cache_dir: str, sources: list[str]) -> None:
     # Then the timing chapters, at most one per core, so that each has a core
     # to itself while it reads the clock.
     run(cache, alone, workers=os.cpu_count() or 1)
-    print(f"{len(todo)} of {len(sources)} chapters executed in "
-          f"{time.perf_counter() - start:.1f} s ({len(sources) - len(todo)} cached)")
+    seconds = time.perf_counter() - start
+    print(
+        f"{len(todo)} of {len(sources)} chapters executed in "
+        f"{seconds:.1f} s ({len(sources) - len(todo)} cached)"
+    )
 
 
 if __name__ == "__main__":

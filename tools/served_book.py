@@ -1,5 +1,6 @@
 """The built book served on localhost to Debian's Chromium: shared by the
 browser tests (tests/conftest.py) and ``make bench`` (tools/bench.py)."""
+
 from __future__ import annotations
 
 import functools
@@ -14,9 +15,15 @@ from pathlib import Path
 CHROMIUM = Path("/usr/bin/chromium")
 # Headless in a sandbox-less container, with no background calls to Google:
 # the machines here have no network beyond package registries.
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -31,7 +38,11 @@ class _GzipHandler(_QuietHandler):
     def send_head(self):
         path = Path(self.translate_path(self.path))
         accepts = "gzip" in self.headers.get("Accept-Encoding", "")
-        if not path.is_file() or not accepts or path.suffix in (".woff2", ".png", ".gz"):
+        if (
+            not path.is_file()
+            or not accepts
+            or path.suffix in (".woff2", ".png", ".gz")
+        ):
             return super().send_head()
         body = gzip.compress(path.read_bytes(), compresslevel=6)
         self.send_response(200)
@@ -46,8 +57,9 @@ class _GzipHandler(_QuietHandler):
 def serve(directory: Path, compress: bool = False) -> Iterator[str]:
     """Serve ``directory`` on 127.0.0.1 (a free port) and yield its base URL;
     gzip-compressed when ``compress``."""
-    handler = functools.partial(_GzipHandler if compress else _QuietHandler,
-                                directory=str(directory))
+    handler = functools.partial(
+        _GzipHandler if compress else _QuietHandler, directory=str(directory)
+    )
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:

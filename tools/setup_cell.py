@@ -5,6 +5,7 @@ This script renders the setup cell from it and puts it first in every
 chapter's MyST source (``--write``) or fails if one differs (``--check``).
 Run ``make references`` afterwards so the executed notebooks follow.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -15,7 +16,7 @@ from pathlib import Path
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
-CELL_TEMPLATE = '''\
+CELL_TEMPLATE = """\
 # On Colab, install d2l_local from the book's repository; elsewhere do nothing.
 import importlib, importlib.util, subprocess, sys
 
@@ -24,8 +25,10 @@ on_colab = "google.colab" in sys.modules
 if on_colab and importlib.util.find_spec("d2l_local") is None:
     subprocess.run([sys.executable, "-m", "pip", "install", "--quiet",
                     f"git+{{BOOK_REPOSITORY}}"], check=True)
-    importlib.invalidate_caches()'''
-FIRST_CODE_CELL = re.compile(r"(```\{code-cell\}[^\n]*\n(?::[^\n]*\n)*\n?)(.*?)(\n```)", re.S)
+    importlib.invalidate_caches()"""
+FIRST_CODE_CELL = re.compile(
+    r"(```\{code-cell\}[^\n]*\n(?::[^\n]*\n)*\n?)(.*?)(\n```)", re.S
+)
 
 
 def repository_url(root: Path = ROOT) -> str:
@@ -50,8 +53,12 @@ def first_code_cell(text: str) -> str | None:
 def main(argv: list[str] | None = None, root: Path = ROOT) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     modes = parser.add_mutually_exclusive_group(required=True)
-    modes.add_argument("--write", action="store_true", help="rewrite stale setup cells")
-    modes.add_argument("--check", action="store_true", help="fail if a setup cell is stale")
+    modes.add_argument(
+        "--write", action="store_true", help="rewrite stale setup cells"
+    )
+    modes.add_argument(
+        "--check", action="store_true", help="fail if a setup cell is stale"
+    )
     check = parser.parse_args(argv).check
     wanted, stale = setup_cell(root), []
     for path in chapter_sources(root):
@@ -63,10 +70,17 @@ def main(argv: list[str] | None = None, root: Path = ROOT) -> int:
             continue
         if first_code_cell(text) is None:
             raise SystemExit(f"{path}: no code cell to hold the setup cell")
-        path.write_text(FIRST_CODE_CELL.sub(lambda m: m.group(1) + wanted + m.group(3), text, count=1))
+        path.write_text(
+            FIRST_CODE_CELL.sub(
+                lambda m: m.group(1) + wanted + m.group(3), text, count=1
+            )
+        )
         print(f"updated {path.relative_to(root)}")
     if stale:
-        print("setup cell differs from _config.yml in: " + ", ".join(stale), file=sys.stderr)
+        print(
+            "setup cell differs from _config.yml in: " + ", ".join(stale),
+            file=sys.stderr,
+        )
         return 1
     return 0
 
