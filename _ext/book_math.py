@@ -160,7 +160,6 @@ def setup(app: Sphinx) -> dict:
     app.add_html_math_renderer(
         "katex", (visit_inline, None), (visit_display, None)
     )
-    app.config.html_math_renderer = "katex"
     app.connect("builder-inited", add_stylesheet)
     app.connect("doctree-resolved", keep_punctuation_with_formulas)
     app.connect("build-finished", copy_assets)

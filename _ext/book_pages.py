@@ -35,9 +35,6 @@ ICON = re.compile(r'<(i|span) class="([^"]*\bfa-[^"]*)"([^>]*)></\1>')
 FONTAWESOME_SCRIPT = re.compile(
     r'\s*<script defer src="[^"]*scripts/fontawesome\.js[^"]*"></script>'
 )
-# pydata-sphinx-theme loads Sphinx's search scripts and the whole search index
-# on every page, before the page can render, for its search-as-you-type
-# option; with that option off only the search page uses them.
 # The theme's theme.css holds only '@import "../basic.css"': a second round
 # trip before the page can render. The page links basic.css itself instead.
 THEME_IMPORT = re.compile(
@@ -66,6 +63,9 @@ CONTROL_FILE_START = (
 BIBLIOGRAPHY_ENTRY = re.compile(
     r'(<div class="citation" id="[^"]*") role="doc-biblioentry"'
 )
+# pydata-sphinx-theme loads Sphinx's search scripts and the whole search index
+# on every page, before the page can render, for its search-as-you-type
+# option; with that option off only the search page uses them.
 SEARCH_SCRIPTS = re.compile(
     r'\s*<script src="[^"]*(?:_static/searchtools\.js|'
     r'_static/language_data\.js|searchindex\.js)"></script>'

@@ -7,19 +7,8 @@ and axe-core finds no serious or critical accessibility violation."""
 from __future__ import annotations
 
 import pytest
-import yaml
 from axe_playwright_python.sync_playwright import Axe
-
-from conftest import ROOT
-
-
-def book_pages() -> list[str]:
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    documents = [toc["root"]] + [
-        entry["file"] for entry in toc.get("chapters", [])
-    ]
-    return [f"{name}.html" for name in documents] + ["search.html"]
-
+from served_book import book_pages
 
 PAGES = book_pages()
 SEVERE = {"serious", "critical"}

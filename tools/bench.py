@@ -19,10 +19,9 @@ import time
 from pathlib import Path
 
 import jupytext
-import yaml
 from bs4 import BeautifulSoup
 from jupyter_client.manager import start_new_kernel
-from served_book import CHROMIUM, CHROMIUM_ARGS, serve
+from served_book import CHROMIUM, CHROMIUM_ARGS, book_pages, serve
 
 ROOT = Path(__file__).resolve().parent.parent
 HTML = ROOT / "_build" / "html"
@@ -287,7 +286,7 @@ def lighthouse_reports() -> list[LighthouseRow] | None:
     flags = " ".join(["--headless", *CHROMIUM_ARGS])
     rows = []
     with serve(HTML, compress=True) as base:
-        for name in [*book_pages(), "search.html"]:
+        for name in book_pages():
             runs = sorted(
                 (
                     lighthouse_run(cli, base + name, flags)
@@ -306,18 +305,6 @@ def lighthouse_reports() -> list[LighthouseRow] | None:
                 )
             )
     return rows
-
-
-def book_pages() -> list[str]:
-    """The pages of _toc.yml, in its order."""
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    return [
-        f"{name}.html"
-        for name in [
-            toc["root"],
-            *(entry["file"] for entry in toc.get("chapters", [])),
-        ]
-    ]
 
 
 def lighthouse_run(

@@ -12,7 +12,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import yaml
+
 CHROMIUM = Path("/usr/bin/chromium")
+ROOT = Path(__file__).resolve().parents[1]
 # Headless in a sandbox-less container, with no background calls to Google:
 # the machines here have no network beyond package registries.
 CHROMIUM_ARGS = [
@@ -67,3 +70,12 @@ def serve(directory: Path, compress: bool = False) -> Iterator[str]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+def book_pages() -> list[str]:
+    """The built pages of _toc.yml, in its order, and the search page."""
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    documents = [toc["root"]] + [
+        entry["file"] for entry in toc.get("chapters", [])
+    ]
+    return [f"{name}.html" for name in documents] + ["search.html"]
