@@ -80,8 +80,8 @@ class PositionalEncoding(_AddedPositions):
 
 
 class LearnedPositionalEmbedding(_AddedPositions):
-    """A trainable table P (page "Does Order Matter?"): same calls and checks
-    as ``PositionalEncoding``.
+    """A trainable table P (page "Does the Model Need Position? An
+    Experiment"): same calls and checks as ``PositionalEncoding``.
 
     Each of the ``max_len`` rows is a parameter, so only positions seen in
     training are ever fitted; a longer sequence than ``max_len`` is an error.
