@@ -202,6 +202,15 @@ def real(name: str, value: object) -> float:
     return value
 
 
+def base(value: object) -> float:
+    """Return ``value`` as a ``float`` if it is a real number > 1 (the base
+    of the encoding's wavelengths)."""
+    value = real("base", value)
+    if not value > 1:
+        raise ValueError(f"base must be a number > 1, got {value}")
+    return float(value)
+
+
 def rope_input(X: object, positions: torch.Tensor | None) -> None:
     """X of 2-4 float dimensions with an even last one; positions, if given,
     one per row (n,)."""

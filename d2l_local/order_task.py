@@ -5,13 +5,10 @@ Each sequence holds one token A, one token B and filler tokens; the label is
 1 when A comes before B. Both orders contain the same tokens, so a model
 that ignores position cannot beat chance. ``OrderClassifier`` is one
 self-attention layer with a choice of positional information, trained by
-``train_classifier`` with a fixed seed.
+``train_classifier`` (``training.train``) with a fixed seed.
 """
 
 from __future__ import annotations
-
-import time
-from dataclasses import dataclass, field
 
 import torch
 from torch import nn
@@ -20,6 +17,8 @@ from . import checks
 from .attention import MultiHeadAttention, causal_valid_lens
 from .positional_encoding import LearnedPositionalEmbedding, PositionalEncoding
 from .relative import RotaryMultiHeadAttention
+from .training import TrainingLog, accuracy
+from .training import train as train_classifier
 
 __all__ = [
     "POSITIONS",
@@ -161,68 +160,6 @@ class OrderClassifier(nn.Module):
         X = X + self.attention(X, X, X, valid_lens)
         X = X + self.mlp(X)
         return self.output(X.mean(dim=1))
-
-
-@dataclass
-class TrainingLog:
-    """Loss of every training step, and the wall-clock seconds the training
-    took."""
-
-    losses: list[float] = field(default_factory=list)
-    seconds: float = 0.0
-
-
-def accuracy(
-    model: nn.Module, tokens: torch.Tensor, labels: torch.Tensor
-) -> float:
-    """Fraction of sequences whose predicted label is right."""
-    model.eval()
-    device = next(model.parameters()).device
-    with torch.no_grad():
-        predictions = model(tokens.to(device)).argmax(dim=1).cpu()
-    return (predictions == labels).float().mean().item()
-
-
-def train_classifier(
-    model: nn.Module,
-    tokens: torch.Tensor,
-    labels: torch.Tensor,
-    num_steps: int = 300,
-    batch_size: int = 64,
-    lr: float = 3e-3,
-    seed: int = 0,
-    progress=None,
-) -> TrainingLog:
-    """Adam on cross-entropy over seeded random mini-batches; returns the
-    loss curve.
-
-    ``progress`` wraps the step range (pass ``tqdm`` for a progress bar).
-    """
-    num_steps = checks.positive_int("num_steps", num_steps)
-    batch_size = checks.positive_int("batch_size", batch_size)
-    device = next(model.parameters()).device
-    generator = torch.Generator().manual_seed(seed)
-    optimizer = torch.optim.Adam(model.parameters(), lr=lr)
-    loss_fn = nn.CrossEntropyLoss()
-    log = TrainingLog()
-    steps = (
-        range(num_steps) if progress is None else progress(range(num_steps))
-    )
-    start = time.perf_counter()
-    model.train()
-    for _ in steps:
-        batch = torch.randint(
-            0, len(tokens), (batch_size,), generator=generator
-        )
-        loss = loss_fn(
-            model(tokens[batch].to(device)), labels[batch].to(device)
-        )
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
-        log.losses.append(loss.item())
-    log.seconds = time.perf_counter() - start
-    return log
 
 
 class LSTMClassifier(nn.Module):

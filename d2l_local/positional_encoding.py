@@ -26,17 +26,20 @@ __all__ = [
 
 
 def sinusoidal_encoding(
-    max_len: int, num_hiddens: int, dtype: torch.dtype = torch.float32
+    max_len: int,
+    num_hiddens: int,
+    dtype: torch.dtype = torch.float32,
+    base: float = 10000.0,
 ) -> torch.Tensor:
     """The (max_len, num_hiddens) table P with P[i, 2j] = sin(i w_j),
     P[i, 2j+1] = cos(i w_j).
 
-    The frequencies are w_j = 1 / 10000^(2j / num_hiddens), as in Vaswani et
-    al. (2017).
+    The frequencies are w_j = 1 / base^(2j / num_hiddens), with base 10000
+    as in Vaswani et al. (2017).
     """
     max_len = checks.positive_int("max_len", max_len)
     num_hiddens = checks.positive_int("num_hiddens", num_hiddens)
-    w = frequencies(num_hiddens)
+    w = frequencies(num_hiddens, base=base)
     angles = torch.arange(max_len, dtype=torch.float64)[:, None] * w
     P = torch.empty(max_len, num_hiddens, dtype=torch.float64)
     P[:, 0::2] = torch.sin(angles)

@@ -27,15 +27,18 @@ __all__ = [
 
 
 def frequencies(
-    num_hiddens: int, dtype: torch.dtype = torch.float64
+    num_hiddens: int,
+    dtype: torch.dtype = torch.float64,
+    base: float = 10000.0,
 ) -> torch.Tensor:
-    """w_j = 1 / 10000^(2j / num_hiddens) for every column pair j
-    (ceil(d / 2) of them)."""
+    """w_j = 1 / base^(2j / num_hiddens) for every column pair j
+    (ceil(d / 2) of them); the base is 10000 unless given."""
     num_hiddens = checks.positive_int("num_hiddens", num_hiddens)
+    base = checks.base(base)
     exponents = (
         torch.arange(0, num_hiddens, 2, dtype=torch.float64) / num_hiddens
     )
-    return (10000.0**-exponents).to(dtype)
+    return (base**-exponents).to(dtype)
 
 
 def rotation_matrix(

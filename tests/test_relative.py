@@ -115,3 +115,14 @@ def test_rope_keeps_norms_and_accepts_positions():
 def test_bad_input(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+def test_frequencies_take_a_base_above_one():
+    w = d2l.frequencies(8, base=100.0)
+    torch.testing.assert_close(
+        w, 100.0 ** -(torch.arange(0, 8, 2, dtype=torch.float64) / 8)
+    )
+    P = d2l.sinusoidal_encoding(5, 8, torch.float64, base=100.0)
+    torch.testing.assert_close(P[3, 2], torch.sin(3 * w[1]))
+    with pytest.raises(ValueError, match="base must be a number > 1"):
+        d2l.frequencies(8, base=1)

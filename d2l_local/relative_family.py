@@ -1,0 +1,335 @@
+"""Where position enters self-attention, one module per method (page
+"Relative Positions in Today's Models"; page "From an Offset to an Attention
+Head" trains two of them).
+
+Every variant is a multi-head self-attention layer with the same calls:
+``Variant(num_hiddens, num_heads, causal=False)``, then ``layer(X)`` on X of
+shape (batch, n, num_hiddens). They differ only in the hooks that
+``PositionalSelfAttention.forward`` calls: ``add_positions`` (a table added
+to the input), ``rotate`` (queries and keys turned by their positions),
+``position_scores`` (a term added to the scores) and ``position_values`` (a
+term added to the output).
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+from torch import nn
+
+from . import checks
+from .positional_encoding import sinusoidal_encoding
+from .relative import frequencies, rope
+
+__all__ = [
+    "ALiBi",
+    "AbsoluteSinusoidal",
+    "NoPositions",
+    "PositionalSelfAttention",
+    "RotaryEmbedding",
+    "ShawRelative",
+    "T5Bias",
+    "TransformerXL",
+    "VARIANTS",
+    "depends_only_on_offset",
+    "offsets",
+    "position_parameters",
+    "t5_bucket",
+]
+
+
+def offsets(
+    num_steps: int, device: torch.device | None = None
+) -> torch.Tensor:
+    """The (n, n) matrix whose entry [i, j] is j - i: how far key j lies
+    from query i."""
+    positions = torch.arange(
+        checks.positive_int("num_steps", num_steps), device=device
+    )
+    return positions[None, :] - positions[:, None]
+
+
+class PositionalSelfAttention(nn.Module):
+    """Multi-head self-attention whose subclasses say where position enters.
+
+    This base class brings in no position at all. With ``causal=True``,
+    query i sees keys 0..i only. After a call, ``attention_weights`` holds
+    the (batch, num_heads, n, n) weights.
+    """
+
+    def __init__(
+        self, num_hiddens: int, num_heads: int, causal: bool = False
+    ) -> None:
+        super().__init__()
+        self.num_hiddens, self.num_heads = checks.heads(num_hiddens, num_heads)
+        self.head_width = num_hiddens // num_heads
+        self.causal = bool(causal)
+        self.W_q, self.W_k, self.W_v, self.W_o = (
+            nn.Linear(num_hiddens, num_hiddens) for _ in range(4)
+        )
+        self.attention_weights: torch.Tensor | None = None
+        # Keys farther than this from their query are hidden (None: none).
+        self.window: int | None = None
+
+    def forward(self, X: torch.Tensor) -> torch.Tensor:
+        scores, V = self.scores_and_values(X)
+        hidden = offsets(X.shape[1], X.device)
+        hidden = (hidden > 0) if self.causal else hidden != hidden
+        if self.window is not None:
+            hidden = hidden | (
+                offsets(X.shape[1], X.device).abs() > self.window
+            )
+        scores = scores.masked_fill(hidden, float("-inf"))
+        self.attention_weights = torch.softmax(scores, dim=-1)
+        output = self.attention_weights @ V
+        output = output + self.position_values(self.attention_weights)
+        return self.W_o(self.merge(output))
+
+    def scores_and_values(
+        self, X: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        """Scores before any mask (batch, num_heads, n, n) and per-head
+        values."""
+        checks.floating("X", checks.tensor("X", X, 3))
+        checks.last_dim("X", X, self.num_hiddens, "num_hiddens")
+        X = self.add_positions(X)
+        Q, K, V = (self.split(W(X)) for W in (self.W_q, self.W_k, self.W_v))
+        Q, K = self.rotate(Q, K)
+        scores = Q @ K.transpose(-1, -2) / math.sqrt(self.head_width)
+        return scores + self.position_scores(Q, K), V
+
+    def split(self, X: torch.Tensor) -> torch.Tensor:
+        """(batch, n, num_hiddens) -> (batch, num_heads, n, head_width)."""
+        return X.unflatten(-1, (self.num_heads, self.head_width)).transpose(
+            1, 2
+        )
+
+    def merge(self, X: torch.Tensor) -> torch.Tensor:
+        """Undo ``split``: back to (batch, n, num_hiddens)."""
+        return X.transpose(1, 2).flatten(-2)
+
+    def add_positions(self, X: torch.Tensor) -> torch.Tensor:
+        return X
+
+    def rotate(
+        self, Q: torch.Tensor, K: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        return Q, K
+
+    def position_scores(self, Q: torch.Tensor, K: torch.Tensor):
+        return 0.0
+
+    def position_values(self, weights: torch.Tensor):
+        return 0.0
+
+
+class NoPositions(PositionalSelfAttention):
+    """No positional code at all (with ``causal=True``: NoPE)."""
+
+
+class AbsoluteSinusoidal(PositionalSelfAttention):
+    """The sinusoidal table of Vaswani et al. (2017) added to the input."""
+
+    def add_positions(self, X: torch.Tensor) -> torch.Tensor:
+        P = sinusoidal_encoding(X.shape[1], self.num_hiddens, X.dtype)
+        return X + P.to(X.device)
+
+
+class ShawRelative(PositionalSelfAttention):
+    """Shaw et al. (2018): a learned vector per offset j - i, clipped to
+    [-max_distance, max_distance], added to the keys and to the values;
+    every head shares the vectors."""
+
+    def __init__(
+        self,
+        num_hiddens: int,
+        num_heads: int,
+        causal: bool = False,
+        max_distance: int = 8,
+    ) -> None:
+        super().__init__(num_hiddens, num_heads, causal)
+        self.max_distance = checks.positive_int("max_distance", max_distance)
+        self.key_offsets = nn.Embedding(2 * max_distance + 1, self.head_width)
+        self.value_offsets = nn.Embedding(
+            2 * max_distance + 1, self.head_width
+        )
+
+    def clipped(self, num_steps: int, device: torch.device) -> torch.Tensor:
+        clip = self.max_distance
+        return offsets(num_steps, device).clamp(-clip, clip) + clip
+
+    def position_scores(self, Q: torch.Tensor, K: torch.Tensor):
+        A = self.key_offsets(self.clipped(Q.shape[2], Q.device))
+        return torch.einsum("bhid,ijd->bhij", Q, A) / math.sqrt(
+            self.head_width
+        )
+
+    def position_values(self, weights: torch.Tensor):
+        A = self.value_offsets(self.clipped(weights.shape[2], weights.device))
+        return torch.einsum("bhij,ijd->bhid", weights, A)
+
+
+class TransformerXL(PositionalSelfAttention):
+    """Dai et al. (2019): a sinusoid of the offset i - j, projected by W_r,
+    meets the query; two learned vectors u, v replace the query in the terms
+    that do not depend on it."""
+
+    def __init__(
+        self, num_hiddens: int, num_heads: int, causal: bool = False
+    ) -> None:
+        super().__init__(num_hiddens, num_heads, causal)
+        self.W_r = nn.Linear(num_hiddens, num_hiddens, bias=False)
+        self.u = nn.Parameter(torch.zeros(num_heads, self.head_width))
+        self.v = nn.Parameter(torch.zeros(num_heads, self.head_width))
+
+    def position_scores(self, Q: torch.Tensor, K: torch.Tensor):
+        n = Q.shape[2]
+        distance = -offsets(n, Q.device)  # i - j, as in the paper
+        angles = distance.to(torch.float64)[..., None] * frequencies(
+            self.num_hiddens
+        ).to(Q.device)
+        R = torch.stack([angles.sin(), angles.cos()], -1).flatten(-2)
+        R = self.W_r(R.to(Q.dtype)).unflatten(
+            -1, (self.num_heads, self.head_width)
+        )
+        u, v = self.u[:, None, :], self.v[:, None, :]
+        scores = (u @ K.transpose(-1, -2)) + torch.einsum(
+            "bhid,ijhd->bhij", Q + v, R
+        )
+        return scores / math.sqrt(self.head_width)
+
+
+def t5_bucket(
+    offset: torch.Tensor,
+    num_buckets: int = 32,
+    max_distance: int = 128,
+    bidirectional: bool = True,
+) -> torch.Tensor:
+    """T5's bucket of each offset j - i.
+
+    Bidirectional (T5's encoder): keys before and after the query use
+    separate halves of the buckets. Otherwise (its decoder, whose queries see
+    only earlier keys) every bucket serves keys behind the query, and keys
+    ahead share bucket 0. Within its buckets each distance below half their
+    number gets a bucket of its own; then the buckets widen logarithmically
+    up to max_distance, and farther keys share the last one.
+    """
+    num_buckets = checks.even_int("num_buckets", num_buckets)
+    max_distance = checks.positive_int("max_distance", max_distance)
+    if bidirectional:
+        side = (offset > 0).long() * (num_buckets // 2)
+        num_buckets //= 2
+        distance = offset.abs()
+    else:
+        side = torch.zeros_like(offset)
+        distance = (-offset).clamp(min=0)
+    exact = num_buckets // 2
+    if max_distance <= exact:
+        raise ValueError(
+            f"max_distance must exceed the {exact} exact distances, "
+            f"got {max_distance}"
+        )
+    widening = torch.log(distance.clamp(min=1).double() / exact) / math.log(
+        max_distance / exact
+    )
+    far = (exact + (widening * (num_buckets - exact)).long()).clamp(
+        max=num_buckets - 1
+    )
+    return side + torch.where(distance < exact, distance, far)
+
+
+class T5Bias(PositionalSelfAttention):
+    """Raffel et al. (2020): a learned scalar per head and offset bucket,
+    added to the scores; a causal layer buckets as T5's decoder does."""
+
+    def __init__(
+        self,
+        num_hiddens: int,
+        num_heads: int,
+        causal: bool = False,
+        num_buckets: int = 32,
+        max_distance: int = 128,
+    ) -> None:
+        super().__init__(num_hiddens, num_heads, causal)
+        t5_bucket(torch.zeros(1), num_buckets, max_distance)  # check early
+        self.num_buckets, self.max_distance = num_buckets, max_distance
+        self.bias = nn.Embedding(num_buckets, num_heads)
+
+    def position_scores(self, Q: torch.Tensor, K: torch.Tensor):
+        buckets = t5_bucket(
+            offsets(Q.shape[2], Q.device),
+            self.num_buckets,
+            self.max_distance,
+            bidirectional=not self.causal,
+        )
+        return self.bias(buckets).permute(2, 0, 1)
+
+
+class ALiBi(PositionalSelfAttention):
+    """Press et al. (2022): no parameters; head h subtracts m_h |j - i| from
+    its scores, with slopes m_h = 2^(-8h / num_heads)."""
+
+    def slopes(self) -> torch.Tensor:
+        h = torch.arange(1, self.num_heads + 1, dtype=torch.float64)
+        return 2.0 ** (-8.0 * h / self.num_heads)
+
+    def position_scores(self, Q: torch.Tensor, K: torch.Tensor):
+        distance = offsets(Q.shape[2], Q.device).abs()
+        slopes = self.slopes().to(Q.device, Q.dtype)
+        return -slopes[:, None, None] * distance
+
+
+class RotaryEmbedding(PositionalSelfAttention):
+    """Su et al. (2021): each head's queries and keys rotated by their
+    positions after the projections; the values are never rotated."""
+
+    def __init__(
+        self, num_hiddens: int, num_heads: int, causal: bool = False
+    ) -> None:
+        super().__init__(num_hiddens, num_heads, causal)
+        checks.even_int("num_hiddens / num_heads", self.head_width)
+
+    def rotate(
+        self, Q: torch.Tensor, K: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        return rope(Q), rope(K)
+
+
+VARIANTS = {
+    "absolute sinusoidal": AbsoluteSinusoidal,
+    "Shaw et al.": ShawRelative,
+    "Transformer-XL": TransformerXL,
+    "T5 bias": T5Bias,
+    "ALiBi": ALiBi,
+    "RoPE": RotaryEmbedding,
+    "NoPE (causal)": NoPositions,
+}
+
+
+def position_parameters(layer: PositionalSelfAttention) -> int:
+    """How many of the layer's parameters serve position: all but those of
+    the four projections W_q, W_k, W_v, W_o."""
+    projections = (layer.W_q, layer.W_k, layer.W_v, layer.W_o)
+    shared = sum(p.numel() for W in projections for p in W.parameters())
+    return sum(p.numel() for p in layer.parameters()) - shared
+
+
+def depends_only_on_offset(
+    layer: PositionalSelfAttention,
+    token: torch.Tensor,
+    num_steps: int = 12,
+    tolerance: float = 1e-9,
+) -> bool:
+    """Feed the same token vector at every position: are the scores then
+    equal along each diagonal j - i = constant, in every head?"""
+    checks.tensor("token", token, 1)
+    X = token.expand(1, checks.positive_int("num_steps", num_steps), -1)
+    with torch.no_grad():
+        scores = layer.scores_and_values(X)[0][0]
+    distance = offsets(num_steps, scores.device)
+    for k in range(1 - num_steps, num_steps):
+        diagonal = scores[:, distance == k]
+        if (diagonal - diagonal[:, :1]).abs().max() > tolerance:
+            return False
+    return True
