@@ -1,13 +1,12 @@
 """Execute the chapters into the book's jupyter-cache, several at a time.
 
-``jupyter-book build`` executes notebooks one after another; this runs them
-all at once first (one thread per kernel), reading each MyST file exactly as
-MyST-NB does, so that the build then finds every chapter in the cache and only
-renders. Every kernel gets one CPU thread, so that kernels sharing the cores
-do not spin against each other's OpenMP threads. Chapters that time code
-run afterwards, at most one per core, so that no other kernel shares the core
-whose clock they read. Chapters already cached (same code, same kernel) are
-skipped.
+``jupyter-book build`` executes notebooks one after another; this runs one
+kernel per core (one thread each), reading each MyST file exactly as MyST-NB
+does, so that the build then finds every chapter in the cache and only
+renders. As no more kernels run than there are cores, a chapter that times
+code has a core to itself while it reads the clock. Those chapters start
+first; the others follow, the largest first, each as soon as a core is free.
+Chapters already cached (same code, same kernel) are skipped.
 Usage: python tools/prime_cache.py CACHE_DIR chapters/NAME.md [...]
 """
 
@@ -93,6 +92,13 @@ def run(cache, paths: list[Path], workers: int) -> None:
             store(cache, futures[future], *future.result())
 
 
+def start_order(path: Path) -> tuple[bool, int]:
+    """Timing chapters first; then the longest source first, so that a long
+    chapter does not start when the others are nearly done."""
+    text = path.read_text()
+    return TIMER_CALL not in text, -len(text)
+
+
 def main(cache_dir: str, sources: list[str]) -> None:
     cache = get_cache(cache_dir)
     todo = [
@@ -100,20 +106,22 @@ def main(cache_dir: str, sources: list[str]) -> None:
         for p in (Path(s).resolve() for s in sources)
         if not is_cached(cache, p)
     ]
-    alone = [p for p in todo if TIMER_CALL in p.read_text()]
-    together = [p for p in todo if p not in alone]
     start = time.perf_counter()
-    # All at once, one thread each, and let the OS share the cores: no guess at
-    # which chapter is slowest can then leave it to start last.
-    run(cache, together, workers=len(together))
-    # Then the timing chapters, at most one per core, so that each has a core
-    # to itself while it reads the clock.
-    run(cache, alone, workers=os.cpu_count() or 1)
+    # The pool hands out chapters in the order submitted.
+    run(cache, sorted(todo, key=start_order), workers=cores())
     seconds = time.perf_counter() - start
     print(
         f"{len(todo)} of {len(sources)} chapters executed in "
         f"{seconds:.1f} s ({len(sources) - len(todo)} cached)"
     )
+
+
+def cores() -> int:
+    """The cores this process may use (a container may allow fewer than the
+    machine has); macOS cannot tell, so all of the machine's."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
 
 
 if __name__ == "__main__":
