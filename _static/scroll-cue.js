@@ -2,7 +2,8 @@
 // the edge on the side where more is hidden, so a reader sees there is more.
 (() => {
   const SELECTOR = ".pst-scrollable-table-container, div.math > .katex-display, " +
-    "div.cell_output, .d2l-source pre";
+    "div.cell_output, div.cell_output figure, .d2l-source pre, " +
+    "div.tag_scroll-output div.cell_output pre";
   const mark = (box) => {
     const hidden = box.scrollWidth - box.clientWidth;
     box.classList.toggle("more-right", hidden > 1 && box.scrollLeft < hidden - 1);

@@ -51,7 +51,7 @@ _SCRIPT = Path(__file__).with_name("controls.js").read_text()
 _STYLE = (
     ".d2l-control-row{display:flex;align-items:center;gap:.6em;margin:.25em 0}"
     ".d2l-control-row label{min-width:9em;margin:0}"
-    ".d2l-control-row output{font-weight:600;min-width:3ch}"
+    ".d2l-control-row output{font-weight:600;min-width:7ch;text-align:right}"
     ".d2l-control-frame{display:block;max-width:100%;height:auto;margin-top:.4em}"
 )
 

@@ -78,6 +78,22 @@ CONTROLS = {
             Step("offset δ", "Home", ("-4", "1"), ("i + δ = 1", "pair j = 1")),
         ],
     ),
+    "base": (
+        "offset_head",
+        [
+            Step("base", "ArrowRight", ("100000", "64"), ("base 100,000,",)),
+            Step("d", "End", ("100000", "128"), ("d = 128",)),
+            Step("base", "Home", ("100", "128"), ("base 100,",)),
+        ],
+    ),
+    "hand-built-head": (
+        "offset_head",
+        [
+            Step("offset δ", "ArrowRight", ("4", "2"), ("δ = 4, c = 2",)),
+            Step("sharpness c", "ArrowRight", ("4", "4"), ("δ = 4, c = 4",)),
+            Step("offset δ", "Home", ("0", "4"), ("δ = 0, c = 4",)),
+        ],
+    ),
 }
 
 

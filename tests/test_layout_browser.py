@@ -1,6 +1,7 @@
 """Every page read at phone width (390 px) and desktop width (1280 px): no
 output cut off, no page-wide sideways scroll, wide tables and equations
-marked as scrolling, slider touch targets of at least 24 px, and the
+marked as scrolling (a printed table, tagged scroll-output, may scroll on a
+phone only), slider touch targets of at least 24 px, and the
 "Back to top" button clear of every slider."""
 
 from __future__ import annotations
@@ -17,20 +18,25 @@ WIDTHS = {
 LAYOUT = """() => {
   const overflows = (el) => el.scrollWidth > el.clientWidth + 1;
   const cut = [...document.querySelectorAll(
-      "div.cell_output pre:not(.d2l-source pre)")]
+      "div.cell_output pre:not(.d2l-source pre, .tag_scroll-output pre)")]
     .filter(overflows)
     .map((el) => el.textContent.slice(0, 60));
   const unmarked = [...document.querySelectorAll([
       ".pst-scrollable-table-container",
       "div.math > .katex-display",
       ".d2l-source pre",
+      "div.tag_scroll-output div.cell_output pre",
     ].join(", "))]
     .filter((el) => overflows(el) && !el.classList.contains("more-right"))
     .map((el) => el.textContent.slice(0, 40));
+  const tables = [...document.querySelectorAll(
+      "div.tag_scroll-output div.cell_output pre")]
+    .filter(overflows)
+    .map((el) => el.textContent.slice(0, 60));
   const sliders = [...document.querySelectorAll("input[type=range]")]
     .map((el) => el.getBoundingClientRect().height);
   const pageWidth = document.documentElement.scrollWidth;
-  return {cut, unmarked, sliders, pageWidth};
+  return {cut, unmarked, tables, sliders, pageWidth};
 }"""
 
 
@@ -48,6 +54,10 @@ def test_page_fits_its_width(visit, path, width):
     assert layout["unmarked"] == [], (
         f"scrolling boxes with no cue: {layout['unmarked']}"
     )
+    if width == "1280px":
+        assert layout["tables"] == [], (
+            f"printed tables scroll on a desktop: {layout['tables']}"
+        )
     assert layout["pageWidth"] <= WIDTHS[width]["width"], (
         "the whole page scrolls sideways"
     )

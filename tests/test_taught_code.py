@@ -10,7 +10,8 @@ from bs4 import BeautifulSoup
 
 import d2l_local as d2l
 from conftest import ROOT
-from d2l_local import costs
+from d2l_local import copy_task, costs, training
+from d2l_local import relative_family as family
 from d2l_local.notebook import Source
 from d2l_local.positional_encoding import _AddedPositions
 
@@ -38,7 +39,25 @@ TAUGHT = {
         d2l.rope,
         d2l.RotaryMultiHeadAttention,
     ],
+    "offset_head": [
+        copy_task.make_copy_task,
+        copy_task.CopyModel,
+        copy_task.make_model,
+        training.train,
+    ],
     "order_experiment": [d2l.LearnedPositionalEmbedding],
+    "relative_family": [
+        family.offsets,
+        family.PositionalSelfAttention,
+        family.AbsoluteSinusoidal,
+        family.ShawRelative,
+        family.TransformerXL,
+        family.t5_bucket,
+        family.T5Bias,
+        family.ALiBi,
+        family.RotaryEmbedding,
+        family.depends_only_on_offset,
+    ],
 }
 
 
