@@ -2,7 +2,8 @@
 
 ``glue``: inside a Jupyter Book build, MyST-NB's: the value appears where
 the text says ``{glue:text}`name```. Where MyST-NB is not installed (Colab),
-the value is simply shown, so the notebook still runs.
+the cell shows ``name = value`` as plain text, so that a reader can match
+it with the name in the prose.
 
 ``show_source``: the library's own code of a function or class, read from
 its file when the cell runs, so that what a page teaches is what runs.
@@ -27,7 +28,8 @@ def glue(name: str, value, display: bool = False) -> None:
     except ImportError:
         from IPython.display import display as show
 
-        show(value)
+        # Raw text/plain: a string shows without the quotes of its repr.
+        show({"text/plain": f"{name} = {value}"}, raw=True)
         return
     myst_nb.glue(name, value, display=display)
 

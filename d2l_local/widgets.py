@@ -209,7 +209,7 @@ class Controls:
         def show(_change=None) -> None:
             values = tuple(slider.value for slider in sliders)
             figure.outputs = (
-                _svg_output(self.frames[values], self.alts[values]),
+                _figure_output(self.frames[values], self.alts[values]),
             )
 
         for slider in sliders:
@@ -242,8 +242,6 @@ class Controls:
                 f'<output class="d2l-control-value" for="{name}-{k}">'
                 f"{html.escape(texts[position])}</output></div>"
             )
-        start = self.frames[self.start]
-        source = base64.b64encode(start.encode()).decode()
         payload = json.dumps({"labels": labels, "packed": packed})
         data = payload.replace("</", "<\\/")
         return (
@@ -252,11 +250,12 @@ class Controls:
             f'data-frames-sha256="{digest}"><style>{_STYLE}</style>'
             + "".join(rows)
             + '<p class="d2l-control-status" role="status">'
-            "<noscript>Moving the sliders needs JavaScript.</noscript></p>"
-            '<img class="d2l-control-frame" '
-            f'src="data:image/svg+xml;base64,{source}" '
-            f'alt="{html.escape(self.alts[self.start])}">'
-            '<script type="application/json" class="d2l-control-data">'
+            # Also what Jupyter shows, scripts removed, for a notebook it
+            # does not trust.
+            "<noscript>The sliders move where this output's script may run: "
+            "run the cell, or open the book's web page.</noscript></p>"
+            + _img_tag(self.frames[self.start], self.alts[self.start])
+            + '<script type="application/json" class="d2l-control-data">'
             f"{data}</script>"
             f"<script>{_SCRIPT}</script></div>"
         )
@@ -287,11 +286,23 @@ def _alt_text(alt: Callable[..., str], values: tuple) -> str:
     return text
 
 
-def _svg_output(svg: str, alt: str) -> dict[str, Any]:
+def _img_tag(svg: str, alt: str) -> str:
+    """The figure as an image with its alt text, in either face."""
+    source = base64.b64encode(svg.encode()).decode()
+    return (
+        '<img class="d2l-control-frame" '
+        f'src="data:image/svg+xml;base64,{source}" '
+        f'alt="{html.escape(alt)}">'
+    )
+
+
+def _figure_output(svg: str, alt: str) -> dict[str, Any]:
+    """The live face's figure: an image that screen readers can name (an
+    inline SVG output would have no alt text)."""
     return {
         "output_type": "display_data",
         "metadata": {},
-        "data": {"image/svg+xml": svg, "text/plain": alt},
+        "data": {"text/html": _img_tag(svg, alt), "text/plain": alt},
     }
 
 

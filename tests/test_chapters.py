@@ -10,6 +10,8 @@ import jupytext
 import nbformat
 import pytest
 import yaml
+from IPython.core.interactiveshell import InteractiveShell
+from jupyter_client.kernelspec import KernelSpecManager
 
 from conftest import ROOT
 
@@ -42,6 +44,28 @@ def test_every_chapter_is_in_the_table_of_contents():
     }
     assert listed == {f"chapters/{path.stem}" for path in SOURCES}
     assert SOURCES, "no chapter found"
+
+
+@pytest.mark.parametrize(
+    "path",
+    SOURCES + [s.with_suffix(".ipynb") for s in SOURCES],
+    ids=lambda p: p.name,
+)
+def test_kernelspec_is_what_jupyter_writes_and_nothing_is_paired(path):
+    """Opening a notebook whose kernelspec differs from the kernel's marks it
+    modified; a jupytext pairing would make saving the notebook rewrite the
+    chapter's source."""
+    spec = KernelSpecManager().get_kernel_spec("python3")
+    if path.suffix == ".ipynb":
+        metadata = nbformat.read(path, as_version=4).metadata
+    else:
+        metadata = jupytext.read(path).metadata
+    assert dict(metadata["kernelspec"]) == {
+        "display_name": spec.display_name,
+        "language": spec.language,
+        "name": "python3",
+    }
+    assert "formats" not in metadata.get("jupytext", {})
 
 
 @pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
@@ -122,9 +146,12 @@ def test_first_code_cell_is_the_setup_cell_from_config(path):
 
 def _run_setup_cell(monkeypatch, on_colab: bool, installed: bool) -> list:
     calls = []
-    monkeypatch.setattr(
-        subprocess, "run", lambda *args, **kwargs: calls.append((args, kwargs))
-    )
+
+    def run(*args, **kwargs):
+        calls.append((args, kwargs))
+        return subprocess.CompletedProcess(args, 0, "", "")
+
+    monkeypatch.setattr(subprocess, "run", run)
     if on_colab:
         monkeypatch.setitem(
             sys.modules, "google.colab", types.ModuleType("google.colab")
@@ -160,9 +187,36 @@ def test_setup_cell_installs_from_the_repository_on_colab(monkeypatch):
                     f"git+{url}",
                 ],
             ),
-            {"check": True},
+            {"capture_output": True, "text": True},
         )
     ]
+
+
+def test_setup_cell_stops_with_what_to_do_when_pip_fails(monkeypatch, capsys):
+    """The cell as Colab runs it, with a repository pip cannot reach: pip's
+    own error, then one message naming the URL and the way out, and no
+    traceback."""
+    monkeypatch.setitem(
+        sys.modules, "google.colab", types.ModuleType("google.colab")
+    )
+    real_find_spec = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *a: None if name == "d2l_local" else real_find_spec(name),
+    )
+    unreachable = "file:///nonexistent/self-attention-book"
+    source = setup_cell.setup_cell().replace(
+        setup_cell.repository_url(), unreachable
+    )
+    shell = InteractiveShell.instance()
+    result = shell.run_cell(source)
+    shown = capsys.readouterr()
+    assert type(result.error_in_exec).__name__ == "SetupFailed"
+    assert "git" in shown.err.lower()  # pip's own reason
+    assert f"from git+{unreachable} " in shown.out
+    assert "Set BOOK_REPOSITORY in this cell" in shown.out
+    assert "Traceback" not in shown.out + shown.err
 
 
 @pytest.mark.parametrize(

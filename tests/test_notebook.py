@@ -1,5 +1,9 @@
 import sys
 
+import pytest
+from IPython.core.interactiveshell import InteractiveShell
+from IPython.utils.capture import capture_output
+
 import d2l_local as d2l
 
 
@@ -16,12 +20,12 @@ def test_glue_uses_myst_nb_when_present(monkeypatch):
     assert calls == [("answer", 42, False)]
 
 
-def test_glue_shows_the_value_without_myst_nb(monkeypatch):
+@pytest.mark.parametrize("value", [42, "0.35", "1,088"])
+def test_glue_shows_name_and_value_as_text_without_myst_nb(monkeypatch, value):
     # as on Colab: import fails
     monkeypatch.setitem(sys.modules, "myst_nb", None)
-    shown = []
-    monkeypatch.setattr(
-        "IPython.display.display", lambda value: shown.append(value)
-    )
-    d2l.glue("answer", 42)
-    assert shown == [42]
+    InteractiveShell.instance()  # what a notebook's display goes through
+    with capture_output() as captured:
+        d2l.glue("answer", value)
+    (shown,) = captured.outputs
+    assert shown.data == {"text/plain": f"answer = {value}"}

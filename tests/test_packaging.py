@@ -1,10 +1,17 @@
 """What Colab installs (`pip install git+...`, a wheel, not an editable
-checkout) carries every file d2l_local reads, its controls' script included."""
+checkout) carries every file d2l_local reads, its controls' script included,
+and depends on every module that the library and the chapters import."""
 
+import ast
+import importlib.metadata
+import re
 import shutil
 import subprocess
 import sys
 import zipfile
+
+import jupytext
+import tomllib
 
 from conftest import ROOT
 
@@ -49,3 +56,59 @@ def test_the_wheel_carries_every_file_of_the_package(tmp_path):
     }
     assert "d2l_local/controls.js" in expected
     assert packed == expected
+
+
+def _imported_modules(source: str) -> set[str]:
+    modules = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            modules |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0:
+            modules.add(node.module.split(".")[0])
+    return modules
+
+
+def _chapter_code() -> list[str]:
+    code = []
+    for path in sorted((ROOT / "chapters").glob("*.md")):
+        for cell in jupytext.read(path).cells:
+            if cell.cell_type == "code":
+                # IPython magics and shell lines are not Python.
+                code.append(
+                    "\n".join(
+                        line
+                        for line in cell.source.splitlines()
+                        if not line.lstrip().startswith(("%", "!"))
+                    )
+                )
+    return code
+
+
+def _normalized(distribution: str) -> str:
+    """A distribution's name as PEP 503 compares them."""
+    return re.sub(r"[-_.]+", "-", distribution).lower()
+
+
+def test_every_module_imported_is_a_declared_dependency():
+    """What Colab installs with the library (pyproject's dependencies) covers
+    every module that the library and the chapters import."""
+    sources = [p.read_text() for p in (ROOT / "d2l_local").glob("*.py")]
+    imported = set().union(
+        *(_imported_modules(s) for s in sources + _chapter_code())
+    )
+    third_party = imported - set(sys.stdlib_module_names) - {"d2l_local"}
+    declared = {
+        _normalized(re.split(r"[<>=!~ \[]", requirement)[0])
+        for requirement in tomllib.loads(
+            (ROOT / "pyproject.toml").read_text()
+        )["project"]["dependencies"]
+    }
+    distributions = importlib.metadata.packages_distributions()
+    missing = {
+        module
+        for module in third_party
+        if not {_normalized(d) for d in distributions.get(module, [module])}
+        & declared
+    }
+    assert third_party, "no import found"
+    assert missing == set(), f"imported but not in dependencies: {missing}"

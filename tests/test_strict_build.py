@@ -14,7 +14,7 @@ from conftest import ROOT
 JUPYTER_BOOK = Path(sys.executable).parent / "jupyter-book"
 HEADER = (
     "---\njupytext:\n  text_representation:\n    format_name: myst\n"
-    "kernelspec:\n  display_name: Python 3\n  language: python\n"
+    "kernelspec:\n  display_name: Python 3 (ipykernel)\n  language: python\n"
     "  name: python3\n---\n"
 )
 

@@ -129,7 +129,14 @@ def test_live_sliders_show_the_frame_of_their_values():
 
     def shown():
         (output,) = figure.outputs
-        return output["data"]["image/svg+xml"], output["data"]["text/plain"]
+        (image,) = BeautifulSoup(output["data"]["text/html"], "html.parser")(
+            "img"
+        )
+        prefix = "data:image/svg+xml;base64,"
+        assert image["src"].startswith(prefix)
+        svg = base64.b64decode(image["src"][len(prefix) :]).decode()
+        assert image["alt"] == output["data"]["text/plain"]
+        return svg, image["alt"]
 
     assert shown() == (control.frames[(2, 0)], describe(2, 0))
     slope.value = 3

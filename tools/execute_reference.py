@@ -2,7 +2,9 @@
 
 The notebook is converted with jupytext and executed whole with nbclient in
 the chapter's folder, with no timing metadata and with cell ids numbered in
-order, so that running it twice on the same machine gives the same file.
+order, so that running it twice on the same machine gives the same file. Its
+kernelspec is the source's, which is what Jupyter writes, so that opening it
+does not mark it modified; it is not paired with its source.
 Usage: python tools/execute_reference.py chapters/NAME.md [...]
 """
 
@@ -27,6 +29,9 @@ def execute_reference(source: Path) -> Path:
         resources={"metadata": {"path": str(source.parent.resolve())}},
     )
     client.execute()
+    # Not paired with its source: Jupyter (with jupytext) saving this
+    # notebook must not rewrite the chapter's .md.
+    notebook.metadata.pop("jupytext", None)
     target = source.with_suffix(".ipynb")
     nbformat.write(notebook, target)
     return target

@@ -18,13 +18,26 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 CELL_TEMPLATE = """\
 # On Colab, install d2l_local from the book's repository; elsewhere do nothing.
+# To install from a fork or a mirror, change BOOK_REPOSITORY.
 import importlib, importlib.util, subprocess, sys
 
 BOOK_REPOSITORY = "{url}"
 on_colab = "google.colab" in sys.modules
 if on_colab and importlib.util.find_spec("d2l_local") is None:
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet",
-                    f"git+{{BOOK_REPOSITORY}}"], check=True)
+    pip = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet",
+                          f"git+{{BOOK_REPOSITORY}}"],
+                         capture_output=True, text=True)
+    if pip.returncode != 0:
+        print(pip.stderr[-2000:], file=sys.stderr)
+
+        class SetupFailed(Exception):
+            def _render_traceback_(self):  # IPython shows just the message
+                return [str(self)]
+
+        raise SetupFailed(
+            f"pip could not install d2l_local from git+{{BOOK_REPOSITORY}} "
+            "(pip's last lines are above). Set BOOK_REPOSITORY in this cell "
+            "to a copy you can reach, such as your fork, and run it again.")
     importlib.invalidate_caches()"""
 FIRST_CODE_CELL = re.compile(
     r"(```\{code-cell\}[^\n]*\n(?::[^\n]*\n)*\n?)(.*?)(\n```)", re.S
