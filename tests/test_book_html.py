@@ -39,7 +39,7 @@ def test_launch_buttons_open_this_pages_notebook(name):
     ) in links
     assert (
         f"https://mybinder.org/v2/gh/{repo}/{branch}"
-        f"?urlpath=tree/chapters/{name}.ipynb"
+        f"?urlpath=lab/tree/chapters/{name}.ipynb"
     ) in links
 
 
