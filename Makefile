@@ -19,7 +19,7 @@ NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.
 GENERIC_CPU := ATEN_CPU_CAPABILITY=default MKL_CBWR=COMPATIBLE ONEDNN_MAX_CPU_ISA=SSE41 \
 	OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
 
-.PHONY: book test nbval nbval-generic bench references setup-cell clean clean-all
+.PHONY: book test chromium nbval nbval-generic bench references setup-cell clean clean-all
 
 $(BIN)/.book-env: requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -27,9 +27,12 @@ $(BIN)/.book-env: requirements.txt pyproject.toml
 	$(BIN)/python tools/fetch_katex.py
 	touch $@
 
-$(BIN)/.test-env: $(BIN)/.book-env requirements-test.txt requirements-oracle.txt
+$(BIN)/.test-env: $(BIN)/.book-env requirements-test.txt requirements-oracle.txt requirements-ipywidgets7.txt
 	$(BIN)/python -m pip install --quiet -r requirements-test.txt
 	$(BIN)/python -m pip install --quiet --no-deps -r requirements-oracle.txt
+	rm -rf $(VENV)/ipywidgets7
+	$(BIN)/python -m pip install --quiet --no-deps --target $(VENV)/ipywidgets7 \
+		-r requirements-ipywidgets7.txt
 	touch $@
 
 # jupyter-cache re-runs a notebook only when its own text changes, and Sphinx
@@ -54,9 +57,14 @@ book: $(BIN)/.book-env _build/.library-stamp _build/.html-stamp
 	$(BIN)/jupyter-book build . --builder html -W -n --keep-going
 	@echo "Book built: open _build/html/index.html"
 
+# The browser tests drive Debian's Chromium: installed here when missing and
+# this user may (root); otherwise make stops with the command to run.
+chromium:
+	@tools/ensure_chromium.sh
+
 # The tests read the built HTML too, so the book is (re)built first. Then ruff
 # lints the Python sources and checks their formatting (79 columns).
-test: $(BIN)/.test-env book
+test: chromium $(BIN)/.test-env book
 	$(BIN)/ruff check $(PYTHON_SOURCES)
 	$(BIN)/ruff format --check $(PYTHON_SOURCES)
 	$(BIN)/python tools/setup_cell.py --check

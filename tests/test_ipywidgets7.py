@@ -1,0 +1,71 @@
+"""Every chapter run headlessly with Colab's ipywidgets (7.7.1) in the
+kernel instead of the book's ipywidgets 8: no cell may raise, and every
+control's live face must be built, its figure the starting one.
+
+``make test`` installs ipywidgets 7.7.1 into ``.venv/ipywidgets7``
+(requirements-ipywidgets7.txt), which this test puts first on the kernel's
+PYTHONPATH. Only the kernel side is Colab's: the front end is not.
+"""
+
+from __future__ import annotations
+
+import base64
+
+import nbformat
+import pytest
+from bs4 import BeautifulSoup
+from nbclient import NotebookClient
+
+from conftest import ROOT, unpack_control
+
+CHAPTERS = sorted(p.stem for p in (ROOT / "chapters").glob("*.ipynb"))
+OVERLAY = ROOT / ".venv" / "ipywidgets7"
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+VERSION = "import ipywidgets; print(ipywidgets.__version__, end='')"
+
+
+def _live_figure_alt(state: dict, model_id: str) -> str:
+    """The alt text of the figure in a control's Output widget, followed
+    from the control's VBox in the saved widget state."""
+    box = state[model_id]["state"]
+    output = state[box["children"][-1].removeprefix("IPY_MODEL_")]["state"]
+    (shown,) = output["outputs"]
+    (image,) = BeautifulSoup(shown["data"]["text/html"], "html.parser")("img")
+    return image["alt"]
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_chapter_runs_with_colabs_ipywidgets(monkeypatch, name):
+    assert (OVERLAY / "ipywidgets").is_dir(), "run make test (it installs it)"
+    monkeypatch.setenv("PYTHONPATH", str(OVERLAY))
+    notebook = nbformat.read(ROOT / "chapters" / f"{name}.ipynb", as_version=4)
+    for cell in notebook.cells:
+        if cell.cell_type == "code":
+            cell.outputs = []
+    notebook.cells = [nbformat.v4.new_code_cell(VERSION), *notebook.cells]
+    NotebookClient(
+        notebook,
+        timeout=600,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(ROOT / "chapters")}},
+    ).execute()
+    assert notebook.cells[0].outputs[0]["text"] == "7.7.1"
+    state = notebook.metadata.get("widgets", {}).get(WIDGET_STATE, {})
+    for cell in notebook.cells:
+        for output in cell.get("outputs", []):
+            assert output["output_type"] != "error", cell.source
+            data = output.get("data", {})
+            if WIDGET_VIEW not in data or "d2l-control" not in data.get(
+                "text/html", ""
+            ):
+                continue  # not a control (a tqdm progress bar, say)
+            static = BeautifulSoup(data["text/html"], "html.parser")
+            control = static.select_one("div.d2l-control")
+            start = control.select_one("img.d2l-control-frame")
+            model_id = data[WIDGET_VIEW]["model_id"]
+            assert _live_figure_alt(state["state"], model_id) == start["alt"]
+            _, unpacked = unpack_control(control)
+            prefix = "data:image/svg+xml;base64,"
+            svg = base64.b64decode(start["src"].removeprefix(prefix)).decode()
+            assert svg in unpacked["frames"]
