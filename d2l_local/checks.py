@@ -11,6 +11,7 @@ modules; the checks live here so that it reads like the textbook's.
 from __future__ import annotations
 
 import numbers
+from collections.abc import Sequence
 
 import torch
 
@@ -221,4 +222,37 @@ def rope_input(X: object, positions: torch.Tensor | None) -> None:
         raise ValueError(
             f"positions must have shape (n,)=({num_steps},), "
             f"got {tuple(positions.shape)}"
+        )
+
+
+def models_and_seeds(models: object, seeds: object) -> None:
+    """Models of one architecture (the same weights' names and shapes) and
+    one integer seed for each, for ``training.train_seeds``."""
+    if (
+        isinstance(models, str)
+        or not isinstance(models, Sequence)
+        or not models
+    ):
+        raise ValueError("models must be a non-empty list of modules")
+    for model in models:
+        if not isinstance(model, torch.nn.Module):
+            raise TypeError(
+                f"models must hold torch modules, got {type(model).__name__}"
+            )
+    if not isinstance(seeds, Sequence) or len(seeds) != len(models):
+        raise ValueError(
+            f"seeds must give one seed for each of the {len(models)} "
+            f"models, got {seeds!r}"
+        )
+    for seed in seeds:
+        if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+            raise TypeError(f"seeds must be integers, got {seed!r}")
+    kinds = [
+        {n: (w.shape, w.dtype, w.device) for n, w in m.named_parameters()}
+        for m in models
+    ]
+    if any(kind != kinds[0] for kind in kinds[1:]):
+        raise ValueError(
+            "models must share one architecture: the same parameter names, "
+            "shapes, dtypes and device"
         )
