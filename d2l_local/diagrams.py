@@ -217,10 +217,11 @@ def show_rotation(
             lw=1.5,
         )
     )
-    # Two title lines: one would be cut on a phone-width page.
+    # Two title lines: one would be cut on a phone-width page. Plain text:
+    # a formula that changes in every frame of a control is parsed anew each
+    # time, a third of the frame's drawing time.
     ax.set_title(
-        f"pair j = {j}: $\\omega_j$ = {omega:.4g}\n"
-        f"angle $\\delta\\omega_j$ = {delta * omega:.3g} rad",
+        f"pair j = {j}: ω = {omega:.4g}\nangle δω = {delta * omega:.3g} rad",
         fontsize=10,
     )
     ax.set_xlabel(f"$p_{{m,{2 * j + 1}}} = \\cos(m\\omega_j)$")
