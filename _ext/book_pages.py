@@ -14,6 +14,9 @@
   screen.
 * Mode. The light/dark/auto switch starts at auto, without the console
   error an empty default gave.
+* Figures. Each output figure and each control's figure sits in a box of its
+  own, which scrolls sideways on a phone while the caption and the sliders
+  stay in place.
 * Scripts. The themes add the thebe and togglebutton inline scripts twice (the
   second thebe copy throws in the browser); each script is kept once, and
   thebe's, unused with launch_buttons.thebe off, not at all.
@@ -56,6 +59,13 @@ CONTROL_DATA = re.compile(
 CONTROL_FOLDER = "_static/controls"
 CONTROL_FILE_START = (
     "(window.d2lControlData = window.d2lControlData || {})[{name}] =\n"
+)
+# A notebook output's figure (Sphinx copies it to _images) or a control's
+# figure, not yet in its box (pages that Sphinx did not rewrite are read
+# again by the next build).
+FIGURE_IMAGE = re.compile(
+    r'(?<!<div class="figure-scroll">)'
+    r'<img (?=[^>]*(?:src="[^"]*_images/|class="d2l-control-frame"))[^>]*>'
 )
 # docutils writes the reference list as role="list" holding entries of the
 # deprecated role doc-biblioentry, which screen readers do not count as list
@@ -123,6 +133,9 @@ def lighten(html: str, options: str, searches: bool = False) -> str:
         lambda _: f"<script>{options.strip()}</script>", lighter
     )
     lighter = BIBLIOGRAPHY_ENTRY.sub(r'\1 role="listitem"', lighter)
+    lighter = FIGURE_IMAGE.sub(
+        lambda m: f'<div class="figure-scroll">{m.group(0)}</div>', lighter
+    )
     return lighter if searches else SEARCH_SCRIPTS.sub("", lighter)
 
 

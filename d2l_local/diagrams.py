@@ -160,7 +160,7 @@ def show_rotation(
     j: int,
     num_hiddens: int,
     num_positions: int = 60,
-    figsize: tuple[float, float] = (4, 4),
+    figsize: tuple[float, float] = (3.6, 3.6),
 ) -> None:
     """Column pair j of P on the unit circle: position i rotates by
     delta * w_j to i + delta.
@@ -229,4 +229,4 @@ def show_rotation(
     ax.set_xlim(-1.25, 1.25)
     ax.set_ylim(-1.25, 1.25)
     ax.set_aspect("equal")
-    ax.legend(loc="lower left", fontsize=7)
+    ax.legend(loc="lower left", fontsize=8)

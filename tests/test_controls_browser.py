@@ -81,7 +81,7 @@ CONTROLS = {
     "base": (
         "offset_head",
         [
-            Step("base", "ArrowRight", ("100000", "64"), ("base 100,000,",)),
+            Step("base", "ArrowRight", ("100000", "64"), ("base 100000,",)),
             Step("d", "End", ("100000", "128"), ("d = 128",)),
             Step("base", "Home", ("100", "128"), ("base 100,",)),
         ],

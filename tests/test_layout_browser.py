@@ -1,8 +1,10 @@
 """Every page read at phone width (390 px) and desktop width (1280 px): no
-output cut off, no page-wide sideways scroll, wide tables and equations
-marked as scrolling (a printed table, tagged scroll-output, may scroll on a
-phone only), slider touch targets of at least 24 px, and the
-"Back to top" button clear of every slider."""
+output cut off, no page-wide sideways scroll, wide tables, equations and
+figures marked as scrolling (a printed table, tagged scroll-output, may
+scroll on a phone only; an untagged one must not wrap), figure captions and
+control sliders that stay in place while their figure scrolls, slider touch
+targets of at least 24 px, and the "Back to top" button clear of every
+slider."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ WIDTHS = {
     "1280px": {"width": 1280, "height": 800},
 }
 
-LAYOUT = """() => {
+LAYOUT = r"""() => {
   const overflows = (el) => el.scrollWidth > el.clientWidth + 1;
   const cut = [...document.querySelectorAll(
       "div.cell_output pre:not(.d2l-source pre, .tag_scroll-output pre)")]
@@ -25,10 +27,32 @@ LAYOUT = """() => {
       ".pst-scrollable-table-container",
       "div.math > .katex-display",
       ".d2l-source pre",
+      "div.cell_input pre",
       "div.tag_scroll-output div.cell_output pre",
+      ".figure-scroll",
     ].join(", "))]
     .filter((el) => overflows(el) && !el.classList.contains("more-right"))
-    .map((el) => el.textContent.slice(0, 40));
+    .map((el) => el.textContent.slice(0, 40) || el.innerHTML.slice(0, 60));
+  // Lines in columns (two or more spaces between entries) wrapped onto
+  // the next line lose their columns: such a table must be tagged.
+  const columns = (text) =>
+    text.split("\n").filter((line) => /\S {2,}\S/.test(line)).length >= 2;
+  const wraps = (el) => {
+    el.style.whiteSpace = "pre";
+    const wide = overflows(el);
+    el.style.whiteSpace = "";
+    return wide;
+  };
+  const wrappedTables = [...document.querySelectorAll(
+      "div.cell_output pre:not(.d2l-source pre, .tag_scroll-output pre)")]
+    .filter((el) => columns(el.textContent) && wraps(el))
+    .map((el) => el.textContent.slice(0, 60));
+  // A caption or a control's sliders scroll away with a wide figure unless
+  // only the figure's own box scrolls.
+  const dragged = [...document.querySelectorAll(
+      "div.cell_output figure, .d2l-control")]
+    .filter(overflows)
+    .map((el) => el.id || el.dataset.name);
   const tables = [...document.querySelectorAll(
       "div.tag_scroll-output div.cell_output pre")]
     .filter(overflows)
@@ -36,7 +60,8 @@ LAYOUT = """() => {
   const sliders = [...document.querySelectorAll("input[type=range]")]
     .map((el) => el.getBoundingClientRect().height);
   const pageWidth = document.documentElement.scrollWidth;
-  return {cut, unmarked, tables, sliders, pageWidth};
+  return {cut, unmarked, wrappedTables, dragged, tables, sliders,
+          pageWidth};
 }"""
 
 
@@ -53,6 +78,13 @@ def test_page_fits_its_width(visit, path, width):
     )
     assert layout["unmarked"] == [], (
         f"scrolling boxes with no cue: {layout['unmarked']}"
+    )
+    assert layout["wrappedTables"] == [], (
+        "printed tables wrap (tag their cells scroll-output): "
+        f"{layout['wrappedTables']}"
+    )
+    assert layout["dragged"] == [], (
+        f"captions or sliders scroll with their figure: {layout['dragged']}"
     )
     if width == "1280px":
         assert layout["tables"] == [], (
@@ -91,7 +123,7 @@ def test_back_to_top_covers_no_slider_on_a_phone(visit):
 FIGURE_TEXT = """async () => {
   const sizes = [];
   const images = document.querySelectorAll(
-    "div.cell_output > img, img.d2l-control-frame");
+    "div.cell_output img, img.d2l-control-frame");
   for (const img of images) {
     const svg = await (await fetch(img.currentSrc || img.src)).text();
     const box = svg.match(/viewBox="0 0 ([0-9.]+) /);
