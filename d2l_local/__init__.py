@@ -29,6 +29,7 @@ from .positional_encoding import (
 from .relative import (
     RotaryMultiHeadAttention,
     frequencies,
+    half_layout,
     rope,
     rotation_matrix,
     shift_error,
@@ -51,6 +52,7 @@ __all__ = [
     "frequencies",
     "glue",
     "gpu",
+    "half_layout",
     "masked_softmax",
     "num_gpus",
     "plot",

@@ -212,9 +212,25 @@ def base(value: object) -> float:
     return float(value)
 
 
-def rope_input(X: object, positions: torch.Tensor | None) -> None:
+def rope_layout(layout: object) -> str:
+    """Return ``layout`` if it names a layout of RoPE's column pairs."""
+    if layout not in ("adjacent", "half"):
+        raise ValueError(
+            f"layout must be 'adjacent' or 'half', got {layout!r}"
+        )
+    return layout
+
+
+def rope_input(
+    X: object,
+    positions: torch.Tensor | None,
+    omega: torch.Tensor | None = None,
+    layout: str = "adjacent",
+) -> None:
     """X of 2-4 float dimensions with an even last one; positions, if given,
-    one per row (n,)."""
+    one per row (n,); omega, if given, one angle per column pair; a known
+    layout of the pairs."""
+    rope_layout(layout)
     floating("X", tensor("X", X, (2, 3, 4)))
     even_int("num_hiddens", X.shape[-1])
     num_steps = X.shape[-2]
@@ -222,6 +238,12 @@ def rope_input(X: object, positions: torch.Tensor | None) -> None:
         raise ValueError(
             f"positions must have shape (n,)=({num_steps},), "
             f"got {tuple(positions.shape)}"
+        )
+    num_pairs = X.shape[-1] // 2
+    if omega is not None and tuple(omega.shape) != (num_pairs,):
+        raise ValueError(
+            f"omega must hold one angle per column pair, shape "
+            f"({num_pairs},), got {tuple(omega.shape)}"
         )
 
 
@@ -256,3 +278,23 @@ def models_and_seeds(models: object, seeds: object) -> None:
             "models must share one architecture: the same parameter names, "
             "shapes, dtypes and device"
         )
+
+
+def choice(name: str, value: object, options: dict):
+    """Return ``options[value]`` if ``value`` is one of its keys."""
+    if not isinstance(value, str) or value not in options:
+        raise ValueError(
+            f"{name} must be one of {tuple(options)}, got {value!r}"
+        )
+    return options[value]
+
+
+def tokens(name: str, value: object) -> torch.Tensor:
+    """Integer token indices, at least one per row (their range is left to
+    the embedding, so that the check also runs under ``torch.func.vmap``)."""
+    value = tensor(name, value, (1, 2))
+    if value.dtype.is_floating_point or value.dtype == torch.bool:
+        raise TypeError(f"{name} must hold integers, got {value.dtype}")
+    if value.shape[-1] == 0:
+        raise ValueError(f"{name} must hold at least one token per row")
+    return value

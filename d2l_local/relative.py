@@ -20,6 +20,7 @@ from .attention import MultiHeadAttention
 __all__ = [
     "RotaryMultiHeadAttention",
     "frequencies",
+    "half_layout",
     "rope",
     "rotation_matrix",
     "shift_error",
@@ -75,26 +76,44 @@ def shift_error(P: torch.Tensor, delta: int) -> float:
 
 
 def rope(
-    X: torch.Tensor, positions: torch.Tensor | None = None
+    X: torch.Tensor,
+    positions: torch.Tensor | None = None,
+    omega: torch.Tensor | None = None,
+    layout: str = "adjacent",
 ) -> torch.Tensor:
-    """Rotate each column pair (2j, 2j+1) of X (..., n, d) by the angle
+    """Rotate each column pair of X (..., n, d) by the angle
     position * w_j.
 
-    ``positions`` defaults to 0..n-1. Then rope(q)[m] . rope(k)[n] depends on
-    m - n only, not on m and n separately.
+    ``positions`` defaults to 0..n-1 and ``omega``, the angle per position
+    of each pair, to ``frequencies(d)``. Then rope(q)[m] . rope(k)[n]
+    depends on m - n only, not on m and n separately. Pair j is columns
+    (2j, 2j+1) in the paper's ``"adjacent"`` layout and columns
+    (j, j + d/2) in the ``"half"`` layout of GPT-NeoX and Llama's code.
     """
-    checks.rope_input(X, positions)
+    checks.rope_input(X, positions, omega, layout)
     num_steps, num_hiddens = X.shape[-2], X.shape[-1]
     if positions is None:
         positions = torch.arange(num_steps, device=X.device)
-    w = frequencies(num_hiddens).to(X.device)
-    angles = positions.to(torch.float64)[:, None] * w
+    w = frequencies(num_hiddens) if omega is None else omega
+    angles = positions.to(X.device, torch.float64)[:, None] * w.to(X.device)
     cos, sin = torch.cos(angles).to(X.dtype), torch.sin(angles).to(X.dtype)
+    if layout == "half":
+        first, second = X[..., : num_hiddens // 2], X[..., num_hiddens // 2 :]
+        return torch.cat(
+            [first * cos - second * sin, first * sin + second * cos], dim=-1
+        )
     even, odd = X[..., 0::2], X[..., 1::2]
     rotated = torch.stack(
         [even * cos - odd * sin, even * sin + odd * cos], dim=-1
     )
     return rotated.flatten(-2)
+
+
+def half_layout(num_hiddens: int) -> torch.Tensor:
+    """The column order that takes the adjacent layout to the half layout:
+    rope(X[..., order], layout="half") == rope(X)[..., order]."""
+    columns = torch.arange(checks.even_int("num_hiddens", num_hiddens))
+    return torch.cat([columns[0::2], columns[1::2]])
 
 
 class RotaryMultiHeadAttention(MultiHeadAttention):

@@ -26,6 +26,7 @@ __all__ = [
     "ALiBi",
     "AbsoluteSinusoidal",
     "NoPositions",
+    "PartialRotary",
     "PositionalSelfAttention",
     "RotaryEmbedding",
     "ShawRelative",
@@ -282,18 +283,54 @@ class ALiBi(PositionalSelfAttention):
 
 class RotaryEmbedding(PositionalSelfAttention):
     """Su et al. (2021): each head's queries and keys rotated by their
-    positions after the projections; the values are never rotated."""
+    positions after the projections; the values are never rotated.
+
+    ``omega`` holds the angle per position of each column pair of a head
+    (the frequencies of ``base``), and ``layout`` says which columns pair
+    up (see ``rope``); page "Train Short, Test Long: Position on Real Text"
+    changes both.
+    """
 
     def __init__(
-        self, num_hiddens: int, num_heads: int, causal: bool = False
+        self,
+        num_hiddens: int,
+        num_heads: int,
+        causal: bool = False,
+        base: float = 10000.0,
+        layout: str = "adjacent",
     ) -> None:
         super().__init__(num_hiddens, num_heads, causal)
         checks.even_int("num_hiddens / num_heads", self.head_width)
+        self.layout = checks.rope_layout(layout)
+        self.register_buffer(
+            "omega", frequencies(self.head_width, base=base), persistent=False
+        )
 
     def rotate(
         self, Q: torch.Tensor, K: torch.Tensor
     ) -> tuple[torch.Tensor, torch.Tensor]:
-        return rope(Q), rope(K)
+        return (
+            rope(Q, omega=self.omega, layout=self.layout),
+            rope(K, omega=self.omega, layout=self.layout),
+        )
+
+
+class PartialRotary(RotaryEmbedding):
+    """p-RoPE (Barbero et al., 2025): only the fastest ``keep`` share of
+    each head's column pairs rotate; the slower pairs get the angle 0 and
+    carry content alone."""
+
+    def __init__(
+        self,
+        num_hiddens: int,
+        num_heads: int,
+        causal: bool = False,
+        keep: float = 0.75,
+    ) -> None:
+        super().__init__(num_hiddens, num_heads, causal)
+        if not (isinstance(keep, float) and 0 < keep <= 1):
+            raise ValueError(f"keep must be a float in (0, 1], got {keep!r}")
+        self.omega[int(keep * len(self.omega)) :] = 0.0
 
 
 VARIANTS = {

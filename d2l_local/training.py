@@ -131,10 +131,14 @@ def train_seeds(
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
-    for k, model in enumerate(models):
-        model.load_state_dict(
-            {name: value[k] for name, value in (weights | buffers).items()}
-        )
+    with torch.no_grad():
+        for k, model in enumerate(models):
+            # named_parameters() lists a shared weight once, as
+            # stack_module_state does.
+            for name, value in model.named_parameters():
+                value.copy_(weights[name][k])
+            for name, value in model.named_buffers():
+                value.copy_(buffers[name][k])
 
 
 def accuracy(

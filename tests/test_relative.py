@@ -126,3 +126,46 @@ def test_frequencies_take_a_base_above_one():
     torch.testing.assert_close(P[3, 2], torch.sin(3 * w[1]))
     with pytest.raises(ValueError, match="base must be a number > 1"):
         d2l.frequencies(8, base=1)
+
+
+def test_the_half_layout_is_the_adjacent_one_with_columns_reordered():
+    X = torch.randn(3, 7, 12, dtype=torch.float64)
+    order = d2l.half_layout(12)
+    assert order.tolist() == [0, 2, 4, 6, 8, 10, 1, 3, 5, 7, 9, 11]
+    torch.testing.assert_close(
+        d2l.rope(X[..., order], layout="half"), d2l.rope(X)[..., order]
+    )
+    assert not torch.allclose(d2l.rope(X, layout="half"), d2l.rope(X))
+
+
+def test_rope_takes_its_angles_per_position_from_omega():
+    X = torch.randn(5, 8, dtype=torch.float64)
+    omega = d2l.frequencies(8)
+    torch.testing.assert_close(d2l.rope(X, omega=omega), d2l.rope(X))
+    torch.testing.assert_close(d2l.rope(X, omega=torch.zeros(4)), X)
+    torch.testing.assert_close(
+        d2l.rope(X, omega=omega / 2),
+        d2l.rope(X, positions=torch.arange(5) / 2),
+    )
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (
+            lambda: d2l.rope(torch.zeros(4, 6), layout="rotate-half"),
+            r"layout must be 'adjacent' or 'half', got 'rotate-half'",
+        ),
+        (
+            lambda: d2l.rope(torch.zeros(4, 6), omega=torch.ones(2)),
+            r"omega must hold one angle per column pair, shape \(3,\)",
+        ),
+        (
+            lambda: d2l.half_layout(5),
+            r"num_hiddens must be even",
+        ),
+    ],
+)
+def test_bad_rope_options_name_the_parameter(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()

@@ -1,0 +1,131 @@
+"""Stretching a trained RoPE model to longer inputs without retraining
+(page "Train Short, Test Long: Position on Real Text", which shows
+``ntk_frequencies``, ``yarn_frequencies`` and ``extend_context``).
+
+A RoPE layer turns column pair l of a query or key at position i by the
+angle i * omega_l. Each method below changes only the angles per position,
+``omega``, of every layer (and YaRN also sharpens the scores); the weights
+stay as trained. ``factor`` is how many times longer than the training
+length the inputs are.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+
+import torch
+from torch import nn
+
+from . import checks
+from .relative import frequencies
+from .relative_family import RotaryEmbedding
+
+__all__ = [
+    "EXTENSIONS",
+    "extend_context",
+    "ntk_frequencies",
+    "yarn_attention_factor",
+    "yarn_frequencies",
+]
+
+
+def _factor(factor: object) -> float:
+    factor = checks.real("factor", factor)
+    if not factor >= 1:
+        raise ValueError(f"factor must be a number >= 1, got {factor}")
+    return float(factor)
+
+
+def ntk_frequencies(
+    head_width: int, factor: float, base: float = 10000.0
+) -> torch.Tensor:
+    """NTK-aware scaling: the frequencies of a larger base,
+    base * factor^(d_h / (d_h - 2)), which leaves the fastest pair as it is
+    and slows the slowest one by exactly ``factor``."""
+    head_width = checks.even_int("head_width", head_width)
+    if head_width < 4:
+        raise ValueError(
+            f"head_width must be at least 4 (two pairs), got {head_width}"
+        )
+    exponent = head_width / (head_width - 2)
+    return frequencies(head_width, base=base * _factor(factor) ** exponent)
+
+
+def yarn_frequencies(
+    omega: torch.Tensor,
+    factor: float,
+    train_len: int,
+    alpha: float = 1.0,
+    beta: float = 32.0,
+) -> torch.Tensor:
+    """YaRN's per-pair interpolation (Peng et al., 2023): a pair that turns
+    fewer than ``alpha`` times within the training length is slowed by
+    ``factor`` (as position interpolation does), one that turns more than
+    ``beta`` times is left alone, and the pairs between are blended
+    linearly in the number of turns."""
+    factor = _factor(factor)
+    train_len = checks.positive_int("train_len", train_len)
+    if not 0 <= alpha < beta:
+        raise ValueError(
+            f"alpha and beta must satisfy 0 <= alpha < beta, "
+            f"got {alpha} and {beta}"
+        )
+    turns = train_len * omega / (2 * math.pi)
+    keep = ((turns - alpha) / (beta - alpha)).clamp(0, 1)
+    return keep * omega + (1 - keep) * omega / factor
+
+
+def yarn_attention_factor(factor: float) -> float:
+    """YaRN multiplies queries and keys by 0.1 ln(factor) + 1, so that the
+    scores sharpen by its square at the longer length."""
+    return 0.1 * math.log(_factor(factor)) + 1
+
+
+def _raw(layer, factor, train_len):
+    return layer.omega, 1.0
+
+
+def _interpolation(layer, factor, train_len):
+    return layer.omega / factor, 1.0
+
+
+def _ntk(layer, factor, train_len):
+    return ntk_frequencies(layer.head_width, factor), 1.0
+
+
+def _yarn(layer, factor, train_len):
+    omega = yarn_frequencies(layer.omega, factor, train_len)
+    return omega, yarn_attention_factor(factor)
+
+
+# Each method: new angles per position and a factor for queries and keys.
+EXTENSIONS = {
+    "raw": _raw,
+    "position interpolation": _interpolation,
+    "NTK-aware": _ntk,
+    "YaRN": _yarn,
+}
+
+
+def extend_context(
+    model: nn.Module, method: str, factor: float, train_len: int
+) -> nn.Module:
+    """A copy of ``model`` whose RoPE layers read inputs ``factor`` times
+    longer than ``train_len`` by ``method`` (a key of ``EXTENSIONS``)."""
+    change = checks.choice("method", method, EXTENSIONS)
+    factor = _factor(factor)
+    train_len = checks.positive_int("train_len", train_len)
+    layers = [m for m in model.modules() if isinstance(m, RotaryEmbedding)]
+    if not layers:
+        raise ValueError("model must hold RotaryEmbedding layers")
+    extended = copy.deepcopy(model)
+    for layer in extended.modules():
+        if isinstance(layer, RotaryEmbedding):
+            omega, scale = change(layer, factor, train_len)
+            layer.omega = omega.to(layer.omega)
+            with torch.no_grad():
+                for W in (layer.W_q, layer.W_k):
+                    W.weight *= scale
+                    W.bias *= scale
+    return extended

@@ -1,0 +1,137 @@
+"""language_model: training windows, bits per character in both
+evaluation modes, sampling."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import torch
+from torch import nn
+
+from d2l_local import language_model as lm
+
+TOKENS = torch.randint(
+    0, 97, (700,), generator=torch.Generator().manual_seed(0)
+)
+
+
+class Unigram(nn.Module):
+    """Logits that depend on the current token only: its bits per
+    character cannot depend on the window or the stride."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.table = nn.Embedding(97, 97)
+
+    def forward(self, tokens):
+        return self.table(tokens)
+
+
+def test_training_windows_are_views_one_token_apart():
+    inputs, targets = lm.training_windows(TOKENS, 8)
+    assert inputs.shape == targets.shape == (692, 8)
+    assert (
+        inputs.untyped_storage().data_ptr()
+        == TOKENS.untyped_storage().data_ptr()
+    )
+    assert torch.equal(inputs[5, 1:], targets[5, :-1])
+    assert torch.equal(targets[5], TOKENS[6:14])
+
+
+def test_uniform_logits_cost_log2_of_the_vocabulary():
+    model = Unigram()
+    nn.init.zeros_(model.table.weight)
+    bits = lm.bits_per_character(model, TOKENS, 16, num_scored=256)
+    assert bits == pytest.approx(math.log2(97))
+
+
+@pytest.mark.parametrize(("window", "stride"), [(8, None), (32, 8), (64, 16)])
+def test_every_mode_scores_the_same_characters(window, stride):
+    torch.manual_seed(0)
+    model = Unigram()
+    reference = lm.bits_per_character(model, TOKENS, 8, None, 64, 512)
+    bits = lm.bits_per_character(model, TOKENS, window, stride, 64, 512)
+    assert bits == pytest.approx(reference, rel=1e-6)
+
+
+def test_position_bits_has_one_value_per_scored_position():
+    torch.manual_seed(0)
+    model = Unigram()
+    assert lm.position_bits(model, TOKENS, 32, None, 0, 256).shape == (32,)
+    assert lm.position_bits(model, TOKENS, 32, 8, 32, 256).shape == (8,)
+
+
+def test_generate_is_reproducible_and_returns_only_new_tokens():
+    torch.manual_seed(0)
+    model = Unigram()
+    runs = [
+        lm.generate(model, TOKENS[:5], 20, torch.Generator().manual_seed(1))
+        for _ in range(2)
+    ]
+    assert runs[0].shape == (20,) and torch.equal(*runs)
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (
+            lambda: lm.training_windows(TOKENS[:8], 8),
+            ValueError,
+            r"tokens must be longer than num_steps=8, got 8",
+        ),
+        (
+            lambda: lm.bits_per_character(Unigram(), TOKENS, 8, 16, 64, 256),
+            ValueError,
+            r"stride must lie in \[1, window=8\]",
+        ),
+        (
+            lambda: lm.bits_per_character(Unigram(), TOKENS, 128, 8, 64, 256),
+            ValueError,
+            r"window in \[1, context \+ stride = 72\]",
+        ),
+        (
+            lambda: lm.bits_per_character(Unigram(), TOKENS, 8, None, 0, 100),
+            ValueError,
+            r"num_scored must be a multiple of stride=8, got 100",
+        ),
+        (
+            lambda: lm.bits_per_character(Unigram(), TOKENS, 8, None, 0, 800),
+            ValueError,
+            r"tokens must hold context \+ num_scored \+ 1 = 801 tokens",
+        ),
+        (
+            lambda: lm.generate(
+                Unigram(), TOKENS[:3], 5, torch.Generator(), temperature=0.0
+            ),
+            ValueError,
+            r"temperature must be a float > 0, got 0.0",
+        ),
+    ],
+)
+def test_bad_input_names_the_parameter(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
+
+
+def test_cached_decoding_at_own_positions_is_the_whole_window_at_once():
+    from d2l_local import decoder
+
+    torch.manual_seed(0)
+    model = decoder.Decoder("RoPE", 24, 2, 2).eval()
+    tokens = TOKENS[:20]
+    with torch.no_grad():
+        whole = model(tokens[None])[0]
+    torch.testing.assert_close(
+        lm.cached_logits(model, tokens), whole, atol=1e-5, rtol=1e-5
+    )
+    at_zero = lm.cached_logits(model, tokens, every_position=0)
+    torch.testing.assert_close(at_zero[0], whole[0], atol=1e-5, rtol=1e-5)
+    assert not torch.allclose(at_zero[1:], whole[1:], atol=1e-3)
+
+
+def test_cached_decoding_needs_rope_in_every_block():
+    from d2l_local import decoder
+
+    with pytest.raises(ValueError, match="model must be a decoder with RoPE"):
+        lm.cached_logits(decoder.Decoder("ALiBi", 24, 2), TOKENS[:5])
