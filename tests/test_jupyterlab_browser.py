@@ -34,6 +34,10 @@ from conftest import ROOT, unpack_control
 from d2l_local.widgets import frame_index
 
 CHAPTERS = sorted(p.stem for p in (ROOT / "chapters").glob("*.ipynb"))
+# Opened here but not run: real_text trains 21 small models (two minutes
+# here); its one control is drawn by the same choice_control as every other
+# page's, which run here. nbval runs it twice in make test.
+OPENED_ONLY = {"real_text"}
 JUPYTER = Path(sys.executable).parent / "jupyter"
 TIMES = ROOT / "_build" / "jupyterlab-sliders.json"
 SVG_PREFIX = "data:image/svg+xml;base64,"
@@ -281,6 +285,8 @@ def test_chapter_runs_and_its_controls_answer_in_jupyterlab(
         )
     )
     assert page.get_by_text("Error displaying widget").count() == 0
+    if name in OPENED_ONLY:
+        return
     cells = _run_all(page)
     errors = [
         f"cell {cell['index']}: {output['ename']}: {output['evalue']}"

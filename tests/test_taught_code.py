@@ -10,8 +10,16 @@ from bs4 import BeautifulSoup
 
 import d2l_local as d2l
 from conftest import ROOT
-from d2l_local import copy_task, costs, training
+from d2l_local import (
+    context_extension,
+    copy_task,
+    costs,
+    decoder,
+    language_model,
+    training,
+)
 from d2l_local import relative_family as family
+from d2l_local import text as corpus_text
 from d2l_local.notebook import Source
 from d2l_local.positional_encoding import _AddedPositions
 
@@ -58,6 +66,20 @@ TAUGHT = {
         family.ALiBi,
         family.RotaryEmbedding,
         family.depends_only_on_offset,
+    ],
+    "real_text": [
+        corpus_text.load_topics,
+        corpus_text.encode,
+        corpus_text.split,
+        decoder.Block,
+        decoder.Decoder,
+        language_model.position_bits,
+        context_extension.ntk_frequencies,
+        context_extension.yarn_frequencies,
+        context_extension.extend_context,
+        family.PartialRotary,
+        d2l.half_layout,
+        language_model.cached_logits,
     ],
 }
 
