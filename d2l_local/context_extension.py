@@ -18,7 +18,6 @@ import torch
 from torch import nn
 
 from . import checks
-from .relative import frequencies
 from .relative_family import RotaryEmbedding
 
 __all__ = [
@@ -37,19 +36,17 @@ def _factor(factor: object) -> float:
     return float(factor)
 
 
-def ntk_frequencies(
-    head_width: int, factor: float, base: float = 10000.0
-) -> torch.Tensor:
-    """NTK-aware scaling: the frequencies of a larger base,
-    base * factor^(d_h / (d_h - 2)), which leaves the fastest pair as it is
-    and slows the slowest one by exactly ``factor``."""
-    head_width = checks.even_int("head_width", head_width)
-    if head_width < 4:
+def ntk_frequencies(omega: torch.Tensor, factor: float) -> torch.Tensor:
+    """NTK-aware scaling: the angles of a larger base, b * factor^(d_h /
+    (d_h - 2)). Pair l of the d_h / 2 is slowed by factor^(2l / (d_h - 2)):
+    the fastest pair not at all, the slowest by exactly ``factor``."""
+    omega = checks.floating("omega", checks.tensor("omega", omega, 1))
+    if len(omega) < 2:
         raise ValueError(
-            f"head_width must be at least 4 (two pairs), got {head_width}"
+            f"omega must hold at least 2 pairs' angles, got {len(omega)}"
         )
-    exponent = head_width / (head_width - 2)
-    return frequencies(head_width, base=base * _factor(factor) ** exponent)
+    pairs = torch.arange(len(omega), dtype=omega.dtype)
+    return omega * _factor(factor) ** (-pairs / (len(omega) - 1))
 
 
 def yarn_frequencies(
@@ -91,7 +88,7 @@ def _interpolation(layer, factor, train_len):
 
 
 def _ntk(layer, factor, train_len):
-    return ntk_frequencies(layer.head_width, factor), 1.0
+    return ntk_frequencies(layer.omega, factor), 1.0
 
 
 def _yarn(layer, factor, train_len):

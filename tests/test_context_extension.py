@@ -41,11 +41,21 @@ def test_position_interpolation_slows_every_pair_by_the_factor():
 
 
 def test_ntk_keeps_the_fastest_pair_and_slows_the_slowest_by_the_factor():
-    omega = ext.ntk_frequencies(16, 4.0)
     original = frequencies(16)
+    omega = ext.ntk_frequencies(original, 4.0)
     assert omega[0] == original[0] == 1
     torch.testing.assert_close(omega[-1], original[-1] / 4)
     assert (omega <= original).all()
+    # the same as the frequencies of the larger base
+    torch.testing.assert_close(
+        omega, frequencies(16, base=10000 * 4 ** (16 / 14))
+    )
+
+
+def test_ntk_leaves_unrotated_pairs_unrotated():
+    omega = frequencies(12)
+    omega[4:] = 0
+    assert (ext.ntk_frequencies(omega, 2.0)[4:] == 0).all()
 
 
 def test_yarn_keeps_fast_pairs_interpolates_slow_ones_and_blends_between():
@@ -105,9 +115,9 @@ def test_the_original_model_is_left_as_it_was():
             r"model must hold RotaryEmbedding layers",
         ),
         (
-            lambda: ext.ntk_frequencies(2, 2.0),
+            lambda: ext.ntk_frequencies(torch.ones(1), 2.0),
             ValueError,
-            r"head_width must be at least 4",
+            r"omega must hold at least 2 pairs' angles, got 1",
         ),
         (
             lambda: ext.yarn_frequencies(frequencies(8), 2.0, 16, 4.0, 2.0),
