@@ -1,6 +1,7 @@
-"""Output the token delta positions back: a task that only a head which
-finds relative position can solve (pages "From an Offset to an Attention
-Head" and "Relative Positions in Today's Models").
+"""Output the token ``delta`` positions back (at offset -delta, in the
+book's notation delta = j - i): a task that only a head which finds
+relative position can solve (pages "From an Offset to an Attention Head"
+and "Relative Positions in Today's Models").
 
 ``make_copy_task`` draws the sequences (targets ``training.IGNORE`` where
 nothing lies delta tokens back), and ``CopyModel`` is one self-attention
@@ -34,8 +35,8 @@ def make_copy_task(
     seed: int = 0,
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """Random tokens (num_examples, num_steps) and targets of the same
-    shape, made on the CPU: target i is token i - delta (``IGNORE`` for
-    i < delta)."""
+    shape, made on the CPU: target i is token i - delta, the token at offset
+    -delta (``IGNORE`` for i < delta)."""
     num_examples = checks.positive_int("num_examples", num_examples)
     num_steps = checks.positive_int("num_steps", num_steps)
     delta = checks.positive_int("delta", delta)

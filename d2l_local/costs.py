@@ -2,13 +2,13 @@
 CNNs, RNNs and Self-Attention", which shows ``multiply_adds`` and the
 path-length probe).
 
-Real layers that map (batch, n, d) to (batch, n, d): a CNN, an RNN, the
-attention step alone ("self-attention": scores and weighted sum, no
+Real layers that map (batch, n, d) to (batch, n, d): a CNN, a tanh RNN,
+the attention step alone ("self-attention": scores and weighted sum, no
 projections) and a full self-attention layer with its four d x d projections
-("attention-layer"); formulas for their multiply-adds, checked against
-PyTorch's own FLOP counter; probes that measure with autograd how many
-sequential steps separate the first and the last position; and a wall-clock
-timer.
+("attention-layer"), plus the gated recurrent layers GRU and LSTM; formulas
+for their multiply-adds, checked against PyTorch's own FLOP counter; probes
+that measure with autograd how many sequential steps separate position 0
+from position n - 1; and a wall-clock timer.
 """
 
 from __future__ import annotations
@@ -25,7 +25,9 @@ from .attention import DotProductAttention, MultiHeadAttention
 
 __all__ = [
     "ARCHITECTURES",
+    "GATED_RNNS",
     "ConvLayer",
+    "LSTMLayer",
     "ProjectedSelfAttention",
     "RNNLayer",
     "SelfAttentionLayer",
@@ -37,7 +39,10 @@ __all__ = [
     "time_layer",
 ]
 
+# The layers the page draws and times; the gated RNNs are counted only.
 ARCHITECTURES = ("cnn", "rnn", "self-attention", "attention-layer")
+GATED_RNNS = ("gru", "lstm")
+_RECURRENT = ("rnn", *GATED_RNNS)
 
 
 class ConvLayer(nn.Module):
@@ -61,17 +66,39 @@ class ConvLayer(nn.Module):
 
 
 class RNNLayer(nn.Module):
-    """A tanh RNN of width d that returns its hidden state at every
-    position."""
+    """A tanh RNN (``cell="rnn"``) or a GRU (``cell="gru"``) of width d that
+    returns its hidden state at every position."""
 
-    def __init__(self, d: int) -> None:
+    def __init__(self, d: int, cell: str = "rnn") -> None:
         super().__init__()
-        self.rnn = nn.RNN(
+        if cell not in ("rnn", "gru"):
+            raise ValueError(f"cell must be 'rnn' or 'gru', got {cell!r}")
+        self.rnn = {"rnn": nn.RNN, "gru": nn.GRU}[cell](
             checks.positive_int("d", d), d, batch_first=True, bias=False
         )
 
     def forward(self, X: torch.Tensor) -> torch.Tensor:
         return self.rnn(X)[0]
+
+
+class LSTMLayer(nn.Module):
+    """An LSTM of width d that returns its hidden state at every position.
+
+    Run step by step with ``nn.LSTMCell``: PyTorch's FLOP counter cannot see
+    inside the fused kernel of ``nn.LSTM``, but it sees the cell's products.
+    """
+
+    def __init__(self, d: int) -> None:
+        super().__init__()
+        self.cell = nn.LSTMCell(checks.positive_int("d", d), d, bias=False)
+
+    def forward(self, X: torch.Tensor) -> torch.Tensor:
+        state = None
+        outputs = []
+        for t in range(X.shape[1]):
+            state = self.cell(X[:, t], state)
+            outputs.append(state[0])
+        return torch.stack(outputs, dim=1)
 
 
 class SelfAttentionLayer(nn.Module):
@@ -106,20 +133,23 @@ class ProjectedSelfAttention(nn.Module):
 
 
 def _check_architecture(architecture: str) -> None:
-    if architecture not in ARCHITECTURES:
+    if architecture not in ARCHITECTURES + GATED_RNNS:
         raise ValueError(
-            f"architecture must be one of {ARCHITECTURES}, "
+            f"architecture must be one of {ARCHITECTURES + GATED_RNNS}, "
             f"got {architecture!r}"
         )
 
 
 def make_layer(architecture: str, d: int, k: int = 3) -> nn.Module:
-    """One layer of ``architecture`` (one of ``ARCHITECTURES``) of width d."""
+    """One layer of ``architecture`` (one of ``ARCHITECTURES`` or
+    ``GATED_RNNS``) of width d."""
     _check_architecture(architecture)
     if architecture == "cnn":
         return ConvLayer(d, k)
+    if architecture in ("rnn", "gru"):
+        return RNNLayer(d, architecture)
     return {
-        "rnn": RNNLayer,
+        "lstm": LSTMLayer,
         "self-attention": SelfAttentionLayer,
         "attention-layer": ProjectedSelfAttention,
     }[architecture](d)
@@ -130,8 +160,10 @@ def multiply_adds(architecture: str, n: int, d: int, k: int = 3) -> int:
     the CNN).
 
     CNN: every position mixes k neighbours of width d into d outputs, k n d^2.
-    RNN: every step multiplies the input and the previous state by d x d
-      matrices, 2 n d^2.
+    RNN (tanh): every step multiplies the input and the previous state by
+      d x d matrices, 2 n d^2.
+    GRU and LSTM: the same for each of their 3 and 4 gates, 6 n d^2 and
+      8 n d^2.
     Self-attention alone: Q K^T and A V, each n x n x d, 2 n^2 d.
     Attention layer: that, plus four d x d projections of n tokens,
       4 n d^2 + 2 n^2 d.
@@ -144,6 +176,8 @@ def multiply_adds(architecture: str, n: int, d: int, k: int = 3) -> int:
     return {
         "cnn": k * n * d * d,
         "rnn": 2 * n * d * d,
+        "gru": 6 * n * d * d,
+        "lstm": 8 * n * d * d,
         "self-attention": 2 * n * n * d,
         "attention-layer": 4 * n * d * d + 2 * n * n * d,
     }[architecture]
@@ -164,7 +198,7 @@ def _dependence(
     last_only: bool,
 ) -> torch.Tensor:
     """(outputs, inputs) boolean: True where output position i depends on
-    input position j.
+    input position j (both from 0).
 
     Only the last output's row when ``last_only``.
     """
@@ -193,8 +227,8 @@ def _fewest_steps(
     generator = torch.Generator().manual_seed(seed)
     X = torch.randn(1, n, d, generator=generator)
     torch.manual_seed(seed)
-    if architecture == "rnn":
-        layer = RNNLayer(d)
+    if architecture in _RECURRENT:
+        layer = make_layer(architecture, d)
         for steps in range(1, n + 1):
             # The layer run for ``steps`` steps over the last positions.
             dependence = _dependence(
@@ -214,13 +248,14 @@ def _fewest_steps(
 def path_length(
     architecture: str, n: int, d: int = 4, k: int = 3, seed: int = 0
 ) -> int:
-    """Measured number of sequential steps from input position 1 to output
-    position n.
+    """Measured number of sequential steps from input position 0 to output
+    position n - 1.
 
     For the CNN and self-attention, the fewest stacked layers whose output at
-    position n has a non-zero gradient with respect to the input at position 1.
-    For the RNN, whose single layer already connects them, the fewest time
-    steps it must run (on the last positions of the sequence) for the same.
+    position n - 1 has a non-zero gradient with respect to the input at
+    position 0. For the recurrent layers, whose single layer already connects
+    them, the fewest time steps it must run (on the last positions of the
+    sequence) for the same.
     """
     return _fewest_steps(
         architecture, n, d, k, seed, lambda D: bool(D[-1, 0]), True
@@ -231,8 +266,8 @@ def joining_depth(
     architecture: str, n: int, d: int = 4, k: int = 3, seed: int = 0
 ) -> int:
     """Measured fewest layers (RNN: time steps) after which some output
-    depends on both input position 1 and input position n: where the two
-    first meet.
+    depends on both input position 0 and input position n - 1: where the
+    two first meet.
     """
     return _fewest_steps(
         architecture,

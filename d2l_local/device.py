@@ -45,8 +45,8 @@ def deterministic() -> None:
     ``torch.use_deterministic_algorithms(True)`` alone makes matrix products
     on CUDA raise unless ``CUBLAS_WORKSPACE_CONFIG`` is set before cuBLAS is
     first used, so this sets it too (keeping a valid value already there).
-    Call it before the first computation on a GPU. Used by the order
-    experiment (page 5).
+    Call it before the first computation on a GPU. Used by the page "Does
+    the Model Need Position? An Experiment".
     """
     if os.environ.get("CUBLAS_WORKSPACE_CONFIG") not in CUBLAS_DETERMINISTIC:
         if torch.cuda.is_available() and torch.cuda.is_initialized():

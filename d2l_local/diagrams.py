@@ -4,8 +4,9 @@ Information").
 
 ``show_architectures`` draws a CNN, an RNN and self-attention over the same
 tokens; ``show_bits_and_encoding`` puts binary counting beside the
-sinusoidal table; ``show_rotation`` draws one column pair of the table on the
-unit circle and the rotation by delta * w_j that moves position i to i + delta.
+sinusoidal table; ``show_rotation`` draws one column pair l of the table on
+the unit circle and the rotation by delta * w_l that moves position i to
+i + delta.
 """
 
 from __future__ import annotations
@@ -62,16 +63,16 @@ def show_architectures(
     n: int = 5, figsize: tuple[float, float] = (9, 3.2)
 ) -> None:
     """A two-layer CNN (kernel 3), an RNN chain and all-to-all self-attention
-    over x1..xn.
+    over x_0..x_{n-1}.
 
     In the CNN the receptive field of the top middle unit is drawn in colour:
-    with n = 5 it reaches x1 and x5.
+    with n = 5 it reaches x_0 and x_4.
     """
     n = checks.positive_int("n", n)
     use_svg_display()
     fig, axes = plt.subplots(1, 3, figsize=figsize)
     xs = list(range(n))
-    labels = [f"$x_{i + 1}$" for i in xs]
+    labels = [f"$x_{{{i}}}$" for i in xs]
     middle, hot = n // 2, "tab:red"
     cnn, rnn, attention = axes
     # CNN: each unit sees its neighbours at distance 1 in the layer below.
@@ -162,10 +163,12 @@ def show_rotation(
     num_positions: int = 60,
     figsize: tuple[float, float] = (3.6, 3.6),
 ) -> None:
-    """Column pair j of P on the unit circle: position i rotates by
-    delta * w_j to i + delta.
+    """Column pair l = ``j`` of P on the unit circle: position i rotates by
+    delta * w_l to i + delta.
 
-    Position m sits at (p_{m,2j+1}, p_{m,2j}) = (cos m w_j, sin m w_j).
+    Position i sits at (p_{i,2l+1}, p_{i,2l}) = (cos i w_l, sin i w_l). A
+    turn of more than a full circle is drawn as a spiral that widens by one
+    step per turn, so that the arc shows the whole angle.
     """
     num_hiddens = checks.even_int("num_hiddens", num_hiddens)
     num_positions = checks.positive_int("num_positions", num_positions)
@@ -206,26 +209,38 @@ def show_rotation(
         )
     start = math.degrees(i * omega)
     sweep = math.degrees(delta * omega)
-    ax.add_patch(
-        Arc(
-            (0, 0),
-            0.6,
-            0.6,
-            theta1=min(start, start + sweep),
-            theta2=max(start, start + sweep),
+    if abs(sweep) <= 360:
+        ax.add_patch(
+            Arc(
+                (0, 0),
+                0.6,
+                0.6,
+                theta1=min(start, start + sweep),
+                theta2=max(start, start + sweep),
+                color="tab:red",
+                lw=1.5,
+            )
+        )
+    else:  # Arc would draw the angle less whole turns: a spiral instead
+        turn = np.radians(np.linspace(start, start + sweep, 400))
+        radius = 0.3 + 0.08 * np.abs(turn - turn[0]) / (2 * np.pi)
+        ax.plot(
+            radius * np.cos(turn),
+            radius * np.sin(turn),
             color="tab:red",
             lw=1.5,
         )
-    )
     # Two title lines: one would be cut on a phone-width page. Plain text:
     # a formula that changes in every frame of a control is parsed anew each
     # time, a third of the frame's drawing time.
+    turns = abs(delta * omega) / (2 * math.pi)
     ax.set_title(
-        f"pair j = {j}: ω = {omega:.4g}\nangle δω = {delta * omega:.3g} rad",
+        f"pair l = {j}: ω = {omega:.4g}\nangle δω = {delta * omega:.3g} rad"
+        + (f" ({turns:.2g} turns)" if turns > 1 else ""),
         fontsize=10,
     )
-    ax.set_xlabel(f"$p_{{m,{2 * j + 1}}} = \\cos(m\\omega_j)$")
-    ax.set_ylabel(f"$p_{{m,{2 * j}}} = \\sin(m\\omega_j)$")
+    ax.set_xlabel(f"$p_{{i,{2 * j + 1}}} = \\cos(i\\omega_l)$")
+    ax.set_ylabel(f"$p_{{i,{2 * j}}} = \\sin(i\\omega_l)$")
     ax.set_xlim(-1.25, 1.25)
     ax.set_ylim(-1.25, 1.25)
     ax.set_aspect("equal")

@@ -26,9 +26,11 @@ __all__ = [
     "LSTMClassifier",
     "OrderClassifier",
     "TrainingLog",
+    "a_to_b",
     "accuracy",
     "make_order_task",
     "mirror",
+    "side_of_chance",
     "train_classifier",
     "verdict",
     "within",
@@ -100,6 +102,15 @@ def within(tokens: torch.Tensor, num_positions: int) -> torch.Tensor:
     num_positions = checks.positive_int("num_positions", num_positions)
     marked = (tokens == TOKEN_A) | (tokens == TOKEN_B)
     return marked[:, num_positions:].sum(dim=1) == 0
+
+
+def a_to_b(tokens: torch.Tensor) -> torch.Tensor:
+    """The offset of B from A in each sequence: B's position minus A's
+    (negative when B comes first)."""
+    checks.tensor("tokens", tokens, 2)
+    return (tokens == TOKEN_B).int().argmax(dim=1) - (
+        tokens == TOKEN_A
+    ).int().argmax(dim=1)
 
 
 class OrderClassifier(nn.Module):
@@ -217,3 +228,19 @@ def verdict(accuracies: list[float]) -> str:
             f"near 0.5: every seed within {CHANCE[0]}-{CHANCE[1]}, not solved"
         )
     return "neither: not every seed solves it, not every seed is near 0.5"
+
+
+def side_of_chance(accuracies: list[float]) -> str:
+    """Where a variant's accuracies lie against 0.5, true for every seed:
+    solved, exactly 0.5, all below, all above, or on both sides."""
+    if not accuracies:
+        raise ValueError("accuracies must hold at least one value")
+    if min(accuracies) >= SOLVED:
+        return f"solved: every seed >= {SOLVED}"
+    if all(a == 0.5 for a in accuracies):
+        return "exactly 0.5 on every seed"
+    if max(accuracies) < 0.5:
+        return "below 0.5 on every seed: wrong more often than right"
+    if min(accuracies) > 0.5:
+        return "above 0.5 on every seed, not solved"
+    return "on both sides of 0.5"

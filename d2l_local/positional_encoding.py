@@ -31,11 +31,12 @@ def sinusoidal_encoding(
     dtype: torch.dtype = torch.float32,
     base: float = 10000.0,
 ) -> torch.Tensor:
-    """The (max_len, num_hiddens) table P with P[i, 2j] = sin(i w_j),
-    P[i, 2j+1] = cos(i w_j).
+    """The (max_len, num_hiddens) table P with P[i, 2l] = sin(i w_l),
+    P[i, 2l+1] = cos(i w_l), for positions i = 0..max_len-1 and column
+    pairs l.
 
-    The frequencies are w_j = 1 / base^(2j / num_hiddens), with base 10000
-    as in Vaswani et al. (2017).
+    The frequencies are w_l = 1 / b^(2l / num_hiddens), with the base
+    b = 10000 as in Vaswani et al. (2017).
     """
     max_len = checks.positive_int("max_len", max_len)
     num_hiddens = checks.positive_int("num_hiddens", num_hiddens)
@@ -86,8 +87,9 @@ class LearnedPositionalEmbedding(_AddedPositions):
     """A trainable table P (page "Does the Model Need Position? An
     Experiment"): same calls and checks as ``PositionalEncoding``.
 
-    Each of the ``max_len`` rows is a parameter, so only positions seen in
-    training are ever fitted; a longer sequence than ``max_len`` is an error.
+    Each of the ``max_len`` rows is a parameter, drawn with standard
+    deviation 0.02, so only positions seen in training are ever fitted (the
+    others stay small); a longer sequence than ``max_len`` is an error.
     """
 
     def __init__(

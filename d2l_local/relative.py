@@ -1,11 +1,11 @@
 """Relative position in the sinusoidal encoding, and rotary embeddings (page
-"Relative Position", which shows ``frequencies``, ``rotation_matrix``,
-``rope`` and ``RotaryMultiHeadAttention``).
+"Relative Positional Information", which shows ``frequencies``,
+``rotation_matrix``, ``rope`` and ``RotaryMultiHeadAttention``).
 
-For a fixed offset delta, one block-diagonal rotation M(delta) maps every
-row P[i] of the sinusoidal table to P[i + delta]. Rotating queries and keys
-by their own positions (RoPE, Su et al., 2021) makes their dot product depend
-on the offset only.
+For a fixed offset delta (negative: back), one block-diagonal rotation
+M(delta) maps every row P[i] of the sinusoidal table to P[i + delta].
+Rotating queries and keys by their own positions (RoPE, Su et al., 2021)
+makes their dot product depend on the offset delta = j - i only.
 """
 
 from __future__ import annotations
@@ -32,8 +32,8 @@ def frequencies(
     dtype: torch.dtype = torch.float64,
     base: float = 10000.0,
 ) -> torch.Tensor:
-    """w_j = 1 / base^(2j / num_hiddens) for every column pair j
-    (ceil(d / 2) of them); the base is 10000 unless given."""
+    """w_l = 1 / b^(2l / num_hiddens) for every column pair l
+    (ceil(d / 2) of them); the base b is 10000 unless given."""
     num_hiddens = checks.positive_int("num_hiddens", num_hiddens)
     base = checks.base(base)
     exponents = (
@@ -46,7 +46,8 @@ def rotation_matrix(
     delta: float, num_hiddens: int, dtype: torch.dtype = torch.float64
 ) -> torch.Tensor:
     """The (d, d) block-diagonal M(delta) with blocks
-    [[cos dw_j, sin dw_j], [-sin dw_j, cos dw_j]]."""
+    [[cos delta w_l, sin delta w_l], [-sin delta w_l, cos delta w_l]]:
+    M(delta) p_i = p_{i + delta}, a move delta positions ahead."""
     delta = checks.real("delta", delta)
     angles = delta * frequencies(checks.even_int("num_hiddens", num_hiddens))
     cos, sin = torch.cos(angles), torch.sin(angles)
@@ -81,14 +82,15 @@ def rope(
     omega: torch.Tensor | None = None,
     layout: str = "adjacent",
 ) -> torch.Tensor:
-    """Rotate each column pair of X (..., n, d) by the angle
-    position * w_j.
+    """Rotate each column pair l of X (..., n, d) by the angle
+    position * w_l.
 
     ``positions`` defaults to 0..n-1 and ``omega``, the angle per position
-    of each pair, to ``frequencies(d)``. Then rope(q)[m] . rope(k)[n]
-    depends on m - n only, not on m and n separately. Pair j is columns
-    (2j, 2j+1) in the paper's ``"adjacent"`` layout and columns
-    (j, j + d/2) in the ``"half"`` layout of GPT-NeoX and Llama's code.
+    of each pair, to ``frequencies(d)``. Then rope(q)[i] . rope(k)[j]
+    depends on the offset j - i only, not on i and j separately. Pair l is
+    columns (2l, 2l+1) in the paper's ``"adjacent"`` layout and columns
+    (l, l + d/2) in the ``"half"`` (rotate-half) layout of GPT-NeoX and
+    Hugging Face's Llama.
     """
     checks.rope_input(X, positions, omega, layout)
     num_steps, num_hiddens = X.shape[-2], X.shape[-1]
@@ -122,7 +124,7 @@ class RotaryMultiHeadAttention(MultiHeadAttention):
 
     Same calls as ``MultiHeadAttention``; the values are never rotated, and no
     table is added to the input. The width of a head must be even. Used by the
-    order experiment (page 5).
+    page "Does the Model Need Position? An Experiment".
     """
 
     def __init__(

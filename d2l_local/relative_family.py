@@ -172,9 +172,10 @@ class ShawRelative(PositionalSelfAttention):
 
 
 class TransformerXL(PositionalSelfAttention):
-    """Dai et al. (2019): a sinusoid of the offset i - j, projected by W_r,
-    meets the query; two learned vectors u, v replace the query in the terms
-    that do not depend on it."""
+    """Dai et al. (2019): a sinusoid of the distance i - j (= -delta),
+    projected by W_r, meets the query; two learned vectors u, v replace the
+    query in the terms that do not depend on it. Without Transformer-XL's
+    segment-level recurrence (its memory of the previous segment)."""
 
     def __init__(
         self, num_hiddens: int, num_heads: int, causal: bool = False
@@ -242,7 +243,12 @@ def t5_bucket(
 
 class T5Bias(PositionalSelfAttention):
     """Raffel et al. (2020): a learned scalar per head and offset bucket,
-    added to the scores; a causal layer buckets as T5's decoder does."""
+    added to the scores; a causal layer buckets as T5's decoder does.
+
+    Unlike T5, the content scores are divided by sqrt(d_h), as in every
+    variant here, and each layer has its own bias (T5 shares one across its
+    layers).
+    """
 
     def __init__(
         self,
@@ -268,8 +274,13 @@ class T5Bias(PositionalSelfAttention):
 
 
 class ALiBi(PositionalSelfAttention):
-    """Press et al. (2022): no parameters; head h subtracts m_h |j - i| from
-    its scores, with slopes m_h = 2^(-8h / num_heads)."""
+    """Press et al. (2022): no parameters; head h (of H = num_heads)
+    subtracts m_h |j - i| from its scores, with slopes m_h = 2^(-8h / H).
+
+    The paper's penalty m_h (i - j) is for causal models, where j <= i; the
+    absolute value is the same under a causal mask and extends it
+    symmetrically to keys ahead of the query.
+    """
 
     def slopes(self) -> torch.Tensor:
         h = torch.arange(1, self.num_heads + 1, dtype=torch.float64)

@@ -128,12 +128,16 @@ def test_core_pages_show_their_computed_numbers():
     comparing = _page("comparing_architectures").get_text(" ", strip=True)
     assert "mismatches: 0" in comparing
     assert (
-        "attention step alone: cheaper than the RNN while n < 64 (d = 64)"
-        in comparing
+        "attention step alone: cheaper than the tanh RNN while n < 64 "
+        "(d = 64)" in comparing
     )
     assert (
-        "layer with projections: costs more than the RNN at every n from 1 "
-        "to 639: True" in comparing
+        "layer with projections: costs more than the tanh RNN at every n "
+        "from 1 to 639: True" in comparing
+    )
+    assert (
+        "layer with projections: cheaper than the LSTM for n = 1 to 127, "
+        "and only there: True" in comparing
     )
     sinusoidal = _page("sinusoidal_encoding").get_text(" ", strip=True)
     assert r"for \(d = 512\) every 60,611 positions" in sinusoidal
@@ -146,7 +150,7 @@ def test_core_pages_show_their_computed_numbers():
 def test_experiment_page_shows_its_verdicts():
     text = _page("order_experiment").get_text(" ", strip=True)
     assert "none: near 0.5: every seed within 0.35-0.65, not solved" in text
-    assert "causal: solved: every seed >= 0.95" in text
+    assert "causal (NoPE): solved: every seed >= 0.95" in text
     assert (
         "no positions, every seed answers each mirror pair alike: True" in text
     )

@@ -70,12 +70,12 @@ CONTROLS = {
                 "offset δ",
                 "ArrowRight",
                 ("4", "2"),
-                ("i + δ = 9", "pair j = 2"),
+                ("i + δ = 9", "pair l = 2"),
             ),
             Step(
-                "pair j", "ArrowLeft", ("4", "1"), ("i + δ = 9", "pair j = 1")
+                "pair l", "ArrowLeft", ("4", "1"), ("i + δ = 9", "pair l = 1")
             ),
-            Step("offset δ", "Home", ("-4", "1"), ("i + δ = 1", "pair j = 1")),
+            Step("offset δ", "Home", ("-4", "1"), ("i + δ = 1", "pair l = 1")),
         ],
     ),
     "base": (
@@ -89,9 +89,9 @@ CONTROLS = {
     "hand-built-head": (
         "offset_head",
         [
-            Step("offset δ", "ArrowRight", ("4", "2"), ("δ = 4, c = 2",)),
-            Step("sharpness c", "ArrowRight", ("4", "4"), ("δ = 4, c = 4",)),
-            Step("offset δ", "Home", ("0", "4"), ("δ = 0, c = 4",)),
+            Step("offset δ", "ArrowRight", ("-2", "2"), ("δ = -2, β = 2",)),
+            Step("sharpness β", "ArrowRight", ("-2", "4"), ("δ = -2, β = 4",)),
+            Step("offset δ", "Home", ("-8", "4"), ("δ = -8, β = 4",)),
         ],
     ),
 }

@@ -6,7 +6,9 @@ import torch
 from d2l_local import costs
 
 
-@pytest.mark.parametrize("architecture", costs.ARCHITECTURES)
+@pytest.mark.parametrize(
+    "architecture", costs.ARCHITECTURES + costs.GATED_RNNS
+)
 @pytest.mark.parametrize(
     "n, d, k", [(1, 1, 1), (7, 5, 3), (33, 12, 5), (64, 64, 7)]
 )
@@ -17,7 +19,9 @@ def test_formula_matches_pytorchs_flop_counter(architecture, n, d, k):
     assert counted == 2 * costs.multiply_adds(architecture, n, d, k)
 
 
-@pytest.mark.parametrize("architecture", costs.ARCHITECTURES)
+@pytest.mark.parametrize(
+    "architecture", costs.ARCHITECTURES + costs.GATED_RNNS
+)
 def test_layers_keep_the_sequence_shape(architecture):
     assert costs.make_layer(architecture, 6, 3)(
         torch.randn(2, 9, 6)
@@ -39,12 +43,30 @@ def test_rnn_and_attention_costs_cross_at_n_equals_d():
 
 @pytest.mark.parametrize("n", [1, 2, 10, 100, 1000])
 @pytest.mark.parametrize("d", [1, 8, 64])
-def test_a_layer_with_projections_costs_more_than_the_rnn_at_every_length(
+def test_a_layer_with_projections_costs_more_than_a_tanh_rnn_at_every_length(
     n, d
 ):
     assert costs.multiply_adds("attention-layer", n, d) > costs.multiply_adds(
         "rnn", n, d
     )
+
+
+@pytest.mark.parametrize("d", [1, 8, 64, 256])
+def test_a_layer_with_projections_is_cheaper_than_an_lstm_while_n_below_2d(d):
+    cheaper = [
+        n
+        for n in range(1, 4 * d + 1)
+        if costs.multiply_adds("attention-layer", n, d)
+        < costs.multiply_adds("lstm", n, d)
+    ]
+    assert cheaper == list(range(1, 2 * d))
+
+
+def test_gated_layers_count_their_gates():
+    n, d = 10, 8
+    rnn = costs.multiply_adds("rnn", n, d)
+    assert costs.multiply_adds("gru", n, d) == 3 * rnn
+    assert costs.multiply_adds("lstm", n, d) == 4 * rnn
 
 
 @pytest.mark.parametrize("n", [2, 3, 10, 25])
@@ -65,6 +87,7 @@ def test_cnn_path_length(n, k):
 def test_rnn_and_attention_path_lengths(n):
     assert costs.path_length("rnn", n) == n
     assert costs.joining_depth("rnn", n) == n
+    assert costs.path_length("lstm", n) == n
     for attention in ("self-attention", "attention-layer"):
         assert costs.path_length(attention, n) == 1
         assert costs.joining_depth(attention, n) == 1
@@ -86,7 +109,7 @@ def test_time_layer_returns_a_positive_median():
             lambda: costs.make_layer("transformer", 4),
             ValueError,
             r"architecture must be one of \('cnn', 'rnn', 'self-attention', "
-            r"'attention-layer'\), got 'transformer'",
+            r"'attention-layer', 'gru', 'lstm'\), got 'transformer'",
         ),
         (
             lambda: costs.joining_depth("cnn", 0),

@@ -1,3 +1,4 @@
+import numpy as np
 import pytest
 from matplotlib import pyplot as plt
 
@@ -13,7 +14,7 @@ def test_architectures_draw_three_panels_with_token_labels():
         "self-attention",
     ]
     labels = {t.get_text() for t in axes[0].texts}
-    assert {"$x_1$", "$x_5$"} <= labels
+    assert {"$x_{0}$", "$x_{4}$"} <= labels and "$x_{5}$" not in labels
     # Self-attention: one arrow from every input to every output.
     arrows = [
         t for t in axes[2].texts if getattr(t, "arrow_patch", None) is not None
@@ -68,3 +69,19 @@ def test_bad_input_draws_nothing(call, message):
     with pytest.raises(ValueError, match=message):
         call()
     assert plt.get_fignums() == []
+
+
+def test_rotation_of_more_than_a_turn_draws_the_whole_angle():
+    # Pair 0 turns by 12 rad for delta = 12: almost two full turns, which
+    # matplotlib's Arc would cut to the angle less one turn.
+    diagrams.show_rotation(i=5, delta=12, j=0, num_hiddens=32)
+    spirals = [
+        line
+        for line in plt.gca().lines
+        if line.get_color() == "tab:red" and len(line.get_xdata()) > 2
+    ]
+    assert len(spirals) == 1
+    x, y = spirals[0].get_xdata(), spirals[0].get_ydata()
+    turned = np.unwrap(np.arctan2(y, x))
+    assert abs(abs(turned[-1] - turned[0]) - 12.0) < 1e-6
+    assert "turns" in plt.gca().get_title()

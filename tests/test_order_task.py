@@ -154,3 +154,23 @@ def test_rope_variant_rotates_queries_and_keys_only():
 )
 def test_verdict_names_the_band_every_seed_lies_in(accuracies, phrase):
     assert order_task.verdict(accuracies).startswith(phrase)
+
+
+def test_a_to_b_is_the_offset_of_b_from_a():
+    tokens = torch.tensor([[0, 5, 1, 7], [4, 1, 9, 0], [1, 0, 5, 5]])
+    assert order_task.a_to_b(tokens).tolist() == [2, -2, -1]
+
+
+@pytest.mark.parametrize(
+    "accuracies, phrase",
+    [
+        ([1.0, 0.95, 0.99], "solved"),
+        ([0.5, 0.5], "exactly 0.5"),
+        ([0.3, 0.49], "below 0.5"),
+        ([0.51, 0.9], "above 0.5"),
+        ([0.4, 0.6], "on both sides"),
+        ([0.5, 0.6], "on both sides"),
+    ],
+)
+def test_side_of_chance_holds_for_every_seed(accuracies, phrase):
+    assert order_task.side_of_chance(accuracies).startswith(phrase)
