@@ -1,6 +1,6 @@
 """Relative position in the sinusoidal encoding, and rotary embeddings (page
 "Relative Position", which shows ``frequencies``, ``rotation_matrix``,
-``rope`` and ``RotaryMultiHeadAttention``).
+``rope``, ``halves_order``, ``rope_half`` and ``RotaryMultiHeadAttention``).
 
 For a fixed offset delta, one block-diagonal rotation M(delta) maps every
 row P[i] of the sinusoidal table to P[i + delta]. Rotating queries and keys
@@ -20,7 +20,9 @@ from .attention import MultiHeadAttention
 __all__ = [
     "RotaryMultiHeadAttention",
     "frequencies",
+    "halves_order",
     "rope",
+    "rope_half",
     "rotation_matrix",
     "shift_error",
 ]
@@ -95,6 +97,44 @@ def rope(
         [even * cos - odd * sin, even * sin + odd * cos], dim=-1
     )
     return rotated.flatten(-2)
+
+
+def halves_order(num_hiddens: int) -> torch.Tensor:
+    """The column order from the paper's layout, each pair's two columns
+    side by side (2l, 2l+1), to the halves layout, every pair's first column
+    and then every pair's second: ``X[..., halves_order(d)]``.
+
+    The halves layout is that of Tensor2Tensor's sinusoidal table (sines,
+    then cosines) and of rotate-half RoPE (``rope_half``).
+    """
+    num_hiddens = checks.even_int("num_hiddens", num_hiddens)
+    return torch.cat(
+        [torch.arange(0, num_hiddens, 2), torch.arange(1, num_hiddens, 2)]
+    )
+
+
+def rope_half(
+    X: torch.Tensor, positions: torch.Tensor | None = None
+) -> torch.Tensor:
+    """RoPE in the rotate-half layout (GPT-NeoX, and Llama's common code):
+    column l is paired with column l + d/2, not with its neighbour, and the
+    pair turns by the angle position * w_l.
+
+    For the same vector in the other layout it is the same rotation:
+    ``rope_half(X[..., order]) == rope(X)[..., order]`` with
+    ``order = halves_order(d)``.
+    """
+    checks.rope_input(X, positions)
+    num_steps, num_hiddens = X.shape[-2], X.shape[-1]
+    if positions is None:
+        positions = torch.arange(num_steps, device=X.device)
+    w = frequencies(num_hiddens).to(X.device)
+    angles = positions.to(torch.float64)[:, None] * w
+    cos, sin = torch.cos(angles).to(X.dtype), torch.sin(angles).to(X.dtype)
+    first, second = X[..., : num_hiddens // 2], X[..., num_hiddens // 2 :]
+    return torch.cat(
+        [first * cos - second * sin, first * sin + second * cos], dim=-1
+    )
 
 
 class RotaryMultiHeadAttention(MultiHeadAttention):
