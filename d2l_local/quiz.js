@@ -27,6 +27,14 @@
     if (spec.kind === "choice") {
       const buttons = Array.from(form.querySelectorAll("button.d2l-quiz-option"));
       buttons.forEach((button, k) => {
+        // JupyterLab takes Enter and Space for its own commands while an
+        // output's button has the focus: the button answers them first.
+        button.addEventListener("keydown", (event) => {
+          if (event.key !== "Enter" && event.key !== " ") return;
+          event.preventDefault();
+          event.stopPropagation();
+          button.click();
+        });
         button.addEventListener("click", () => {
           buttons.forEach((other) => {
             other.setAttribute("aria-pressed", String(other === button));
@@ -57,8 +65,7 @@
         event.preventDefault();
         check();
       });
-      // JupyterLab takes Enter for its own command (edit the cell) before
-      // the form would see it: here the input answers it first.
+      // The same for Enter in the text box.
       input.addEventListener("keydown", (event) => {
         if (event.key !== "Enter") return;
         event.preventDefault();

@@ -119,9 +119,13 @@ def markup(text: str) -> str:
 def plain(text: str) -> str:
     """The same text for a plain-text display: the mark-up's signs
     removed."""
+
+    def grouped(sign: str):
+        return lambda m: sign + (m[1] if len(m[1]) == 1 else "(" + m[1] + ")")
+
     text = re.sub(r"`([^`]+)`", r"\1", text)
-    text = re.sub(r"_\{([^{}]+)\}", r"_\1", text)
-    return re.sub(r"\^\{([^{}]+)\}", r"^\1", text)
+    text = re.sub(r"_\{([^{}]+)\}", grouped("_"), text)
+    return re.sub(r"\^\{([^{}]+)\}", grouped("^"), text)
 
 
 @dataclass(frozen=True)

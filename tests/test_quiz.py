@@ -46,7 +46,7 @@ def test_markup_escapes_then_marks_code_subscripts_and_superscripts():
     assert markup("a < b & `c<d>` p_{i+1} d^{2}") == (
         "a &lt; b &amp; <code>c&lt;d&gt;</code> p<sub>i+1</sub> d<sup>2</sup>"
     )
-    assert plain("`f(X)` p_{i+1} d^{2}") == "f(X) p_i+1 d^2"
+    assert plain("`f(X)` p_{i+1} d^{2}") == "f(X) p_(i+1) d^2"
 
 
 def test_each_question_is_a_named_group_with_a_live_region():

@@ -33,11 +33,14 @@ TAUGHT = {
         d2l.sinusoidal_encoding,
         _AddedPositions,
         d2l.PositionalEncoding,
+        d2l.halves_order,
+        d2l.sines_then_cosines,
     ],
     "relative_position": [
         d2l.rotation_matrix,
         d2l.rope,
         d2l.RotaryMultiHeadAttention,
+        d2l.rope_half,
     ],
     "offset_head": [
         copy_task.make_copy_task,
