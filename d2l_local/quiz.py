@@ -28,12 +28,12 @@ from __future__ import annotations
 
 import html
 import json
-import math
-import numbers
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+from . import checks
 
 __all__ = [
     "NumberQuestion",
@@ -90,23 +90,6 @@ _STYLE = (
 )
 
 
-def _text(name: str, value: object) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise ValueError(f"{name} must be a non-empty string, got {value!r}")
-    return value
-
-
-def _finite(name: str, value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(
-            f"{name} must be a finite number, got {value!r} "
-            f"({type(value).__name__})"
-        )
-    if not math.isfinite(value):
-        raise ValueError(f"{name} must be a finite number, got {value}")
-    return float(value)
-
-
 def markup(text: str) -> str:
     """HTML for a text written in the self-checks' mark-up: escaped, then
     `code`, ``_{sub}`` and ``^{sup}``."""
@@ -145,7 +128,7 @@ class Proof:
                 "anchor must be lower-case letters, digits and hyphens, "
                 f"starting with a letter, got {self.anchor!r}"
             )
-        _text("label", self.label)
+        checks.text("label", self.label)
 
     def link(self) -> str:
         return (
@@ -164,8 +147,8 @@ class Option:
     correct: bool = False
 
     def __post_init__(self) -> None:
-        _text("text", self.text)
-        _text("feedback", self.feedback)
+        checks.text("text", self.text)
+        checks.text("feedback", self.feedback)
         if not isinstance(self.correct, bool):
             raise TypeError(
                 f"correct must be True or False, got {self.correct!r}"
@@ -182,7 +165,7 @@ class Question:
     proof: Proof
 
     def __post_init__(self) -> None:
-        _text("text", self.text)
+        checks.text("text", self.text)
         if isinstance(self.options, str) or not isinstance(
             self.options, Sequence
         ):
@@ -234,13 +217,13 @@ class NumberQuestion:
     traps: Sequence[tuple[float, str]] = ()
 
     def __post_init__(self) -> None:
-        _text("text", self.text)
-        answer = _finite("answer", self.answer)
-        tolerance = _finite("tolerance", self.tolerance)
+        checks.text("text", self.text)
+        answer = checks.finite("answer", self.answer)
+        tolerance = checks.finite("tolerance", self.tolerance)
         if tolerance < 0:
             raise ValueError(f"tolerance must be >= 0, got {tolerance}")
-        _text("right", self.right)
-        _text("wrong", self.wrong)
+        checks.text("right", self.right)
+        checks.text("wrong", self.wrong)
         if not isinstance(self.proof, Proof):
             raise TypeError(
                 f"proof must be a Proof, got {type(self.proof).__name__}"
@@ -251,8 +234,8 @@ class NumberQuestion:
                 raise TypeError(
                     f"traps must be (value, feedback) pairs, got {trap!r}"
                 )
-            value = _finite("a trap's value", trap[0])
-            _text("a trap's feedback", trap[1])
+            value = checks.finite("a trap's value", trap[0])
+            checks.text("a trap's feedback", trap[1])
             if abs(value - answer) <= tolerance:
                 raise ValueError(
                     f"a trap's value must lie outside the right answer's "
