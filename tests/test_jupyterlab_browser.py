@@ -335,12 +335,15 @@ def test_chapter_runs_and_its_controls_answer_in_jupyterlab(
             )
             assert control.shown_values()[k] == labels[-1], "pointer"
             times.append(control.wait_for_figure())
+    answered = 0
     for cell in cells:
         for output in cell["outputs"]:
             html = output.get("data", {}).get("text/html", "")
             for root_id, questions in self_checks(html).items():
+                answered += 1
                 root = page.locator(f"#{root_id}")
                 expect(root).to_have_attribute("data-ready", "true")
                 for question in questions:
                     for keyboard in (False, True):
                         answer_wrong_then_right(page, root, question, keyboard)
+    assert answered == saved_checks
