@@ -10,6 +10,7 @@ modules; the checks live here so that it reads like the textbook's.
 
 from __future__ import annotations
 
+import math
 import numbers
 from collections.abc import Sequence
 
@@ -64,6 +65,25 @@ def probability(name: str, value: object) -> float:
     if not 0 <= value < 1:
         raise ValueError(f"{name} must be in [0, 1), got {value}")
     return float(value)
+
+
+def finite(name: str, value: object) -> float:
+    """Return ``value`` as a ``float`` if it is a finite real number."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(
+            f"{name} must be a finite number, got {value!r} "
+            f"({type(value).__name__})"
+        )
+    if not math.isfinite(value):
+        raise ValueError(f"{name} must be a finite number, got {value}")
+    return float(value)
+
+
+def text(name: str, value: object) -> str:
+    """Return ``value`` if it is a string with something besides spaces."""
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(f"{name} must be a non-empty string, got {value!r}")
+    return value
 
 
 def tensor(

@@ -1,6 +1,7 @@
 """Sinusoidal and learned positional encodings (page "Sinusoidal Positional
-Encoding" shows ``sinusoidal_encoding`` and ``PositionalEncoding``; the order
-experiment shows ``LearnedPositionalEmbedding``).
+Encoding" shows ``sinusoidal_encoding``, ``sines_then_cosines`` and
+``PositionalEncoding``; the order experiment shows
+``LearnedPositionalEmbedding``).
 
 ``PositionalEncoding`` has d2l's signature ``(num_hiddens, dropout,
 max_len=1000)`` and adds P to its input. Unlike d2l it accepts odd widths
@@ -21,6 +22,7 @@ from .relative import frequencies
 __all__ = [
     "LearnedPositionalEmbedding",
     "PositionalEncoding",
+    "sines_then_cosines",
     "sinusoidal_encoding",
 ]
 
@@ -46,6 +48,25 @@ def sinusoidal_encoding(
     P[:, 0::2] = torch.sin(angles)
     P[:, 1::2] = torch.cos(angles[:, : num_hiddens // 2])
     return P.to(dtype)
+
+
+def sines_then_cosines(
+    max_len: int,
+    num_hiddens: int,
+    dtype: torch.dtype = torch.float32,
+    base: float = 10000.0,
+) -> torch.Tensor:
+    """The same sinusoids in Tensor2Tensor's layout: the first d/2 columns
+    hold sin(i w_l), the last d/2 cos(i w_l).
+
+    Its columns are those of ``sinusoidal_encoding`` in the order
+    ``halves_order(d)``; the width must be even.
+    """
+    max_len = checks.positive_int("max_len", max_len)
+    num_hiddens = checks.even_int("num_hiddens", num_hiddens)
+    w = frequencies(num_hiddens, base=base)
+    angles = torch.arange(max_len, dtype=torch.float64)[:, None] * w
+    return torch.cat([torch.sin(angles), torch.cos(angles)], dim=1).to(dtype)
 
 
 class _AddedPositions(nn.Module):

@@ -1,6 +1,7 @@
 """Relative position in the sinusoidal encoding, and rotary embeddings (page
 "Relative Positional Information", which shows ``frequencies``,
-``rotation_matrix``, ``rope`` and ``RotaryMultiHeadAttention``).
+``rotation_matrix``, ``rope`` and ``RotaryMultiHeadAttention``; page
+"Sinusoidal Positional Encoding" shows ``halves_order``).
 
 For a fixed offset delta (negative: back), one block-diagonal rotation
 M(delta) maps every row P[i] of the sinusoidal table to P[i + delta].
@@ -20,7 +21,7 @@ from .attention import MultiHeadAttention
 __all__ = [
     "RotaryMultiHeadAttention",
     "frequencies",
-    "half_layout",
+    "halves_order",
     "rope",
     "rotation_matrix",
     "shift_error",
@@ -111,11 +112,20 @@ def rope(
     return rotated.flatten(-2)
 
 
-def half_layout(num_hiddens: int) -> torch.Tensor:
-    """The column order that takes the adjacent layout to the half layout:
-    rope(X[..., order], layout="half") == rope(X)[..., order]."""
-    columns = torch.arange(checks.even_int("num_hiddens", num_hiddens))
-    return torch.cat([columns[0::2], columns[1::2]])
+def halves_order(num_hiddens: int) -> torch.Tensor:
+    """The column order from the paper's layout, each pair's two columns
+    side by side (2l, 2l+1), to the halves layout, every pair's first column
+    and then every pair's second: ``X[..., halves_order(d)]``.
+
+    The halves layout is that of Tensor2Tensor's sinusoidal table (sines,
+    then cosines) and of rotate-half RoPE: with ``order = halves_order(d)``,
+    ``rope(X[..., order], layout="half") == rope(X)[..., order]``.
+    """
+    num_hiddens = checks.even_int("num_hiddens", num_hiddens)
+    return torch.cat(
+        [torch.arange(0, num_hiddens, 2), torch.arange(1, num_hiddens, 2)]
+    )
+
 
 
 class RotaryMultiHeadAttention(MultiHeadAttention):

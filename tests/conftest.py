@@ -14,6 +14,7 @@ from pathlib import Path
 
 import matplotlib
 import pytest
+from bs4 import BeautifulSoup
 
 matplotlib.use("Agg")
 
@@ -133,3 +134,126 @@ def visit(page, book_url):
         f"requests left the book's host: {record.outside}"
     )
     assert record.errors == [], f"page errors: {record.errors}"
+
+
+@dataclass
+class SelfCheckQuestion:
+    """One question of a self-check (d2l_local.quiz), read from its HTML:
+    what a reader sees (its legend, its options) and what the script checks
+    answers against."""
+
+    legend: str
+    spec: dict
+    options: list[str]
+
+    @property
+    def right_option(self) -> int:
+        return self.spec["correct"]
+
+    @property
+    def wrong_option(self) -> int:
+        return 1 if self.right_option == 0 else 0
+
+
+def self_checks(html: str) -> dict[str, list[SelfCheckQuestion]]:
+    """Every self-check in ``html``: its element's id -> its questions."""
+    soup = BeautifulSoup(html, "html.parser")
+    found = {}
+    for root in soup.select("div.d2l-quiz"):
+        data = json.loads(root.select_one("script.d2l-quiz-data").string)
+        forms = root.select("form.d2l-quiz-question")
+        assert len(forms) == len(data["questions"])
+        found[root["id"]] = [
+            SelfCheckQuestion(
+                legend=form.legend.get_text(),
+                spec=spec,
+                options=[
+                    b.get_text() for b in form.select("button.d2l-quiz-option")
+                ],
+            )
+            for form, spec in zip(forms, data["questions"])
+        ]
+    return found
+
+
+def feedback_text(feedback_html: str) -> str:
+    """The words a feedback's HTML shows."""
+    text = BeautifulSoup(feedback_html, "html.parser").get_text()
+    return " ".join(text.split())
+
+
+def _wrong_number(spec: dict) -> float:
+    """A number that is neither the answer nor one of the traps."""
+    near = [spec["answer"]] + [value for value, _ in spec["traps"]]
+    guess = spec["answer"] * 3 + 7
+    while any(abs(guess - v) <= spec["tolerance"] for v in near):
+        guess += 10 * (spec["tolerance"] + 1)
+    return guess
+
+
+def _as_typed(value: float, tolerance: float) -> str:
+    """How a reader would type ``value``: thousands separated by commas."""
+    if float(value).is_integer() or tolerance >= 0.5:
+        return f"{round(value):,}"
+    return f"{value:.6g}"
+
+
+def answer_wrong_then_right(page, root, question, keyboard: bool) -> None:
+    """Answer ``question`` of the self-check ``root`` (a locator) wrongly,
+    then rightly, by pointer or by keyboard, and check each time that the
+    live region shows that answer's feedback and the option's state."""
+    from playwright.sync_api import expect
+
+    group = root.get_by_role("group", name=question.legend, exact=True)
+    status = group.get_by_role("status")
+    spec = question.spec
+
+    def shows(feedback_html: str) -> None:
+        expect(status).to_have_text(feedback_text(feedback_html))
+        link = status.get_by_role("link")
+        expect(link).to_have_count(1)
+        assert link.get_attribute("href").startswith("#check-")
+
+    if spec["kind"] == "choice":
+        wrong, right = question.wrong_option, question.right_option
+        buttons = [
+            group.get_by_role("button", name=text, exact=True)
+            for text in question.options
+        ]
+        if keyboard:
+            buttons[wrong].focus()
+            page.keyboard.press("Enter")
+        else:
+            buttons[wrong].click()
+        shows(spec["feedback"][wrong])
+        expect(buttons[wrong]).to_have_attribute("aria-pressed", "true")
+        if keyboard:
+            # Tab moves through the options in order.
+            step = "Tab" if right > wrong else "Shift+Tab"
+            for _ in range(abs(right - wrong)):
+                page.keyboard.press(step)
+            expect(buttons[right]).to_be_focused()
+            page.keyboard.press(" ")
+        else:
+            buttons[right].click()
+        shows(spec["feedback"][right])
+        expect(buttons[right]).to_have_attribute("aria-pressed", "true")
+        expect(buttons[wrong]).to_have_attribute("aria-pressed", "false")
+        return
+    box = group.get_by_label("Your answer")
+    check = group.get_by_role("button", name="Check")
+    tries = [(_wrong_number(spec), spec["wrong"])]
+    tries += [(value, feedback) for value, feedback in spec["traps"]]
+    tries.append((spec["answer"], spec["right"]))
+    for value, feedback in tries:
+        typed = _as_typed(value, spec["tolerance"])
+        if keyboard:
+            box.focus()
+            page.keyboard.press("ControlOrMeta+A")
+            page.keyboard.type(typed)
+            page.keyboard.press("Enter")
+        else:
+            box.click()
+            box.fill(typed)
+            check.click()
+        shows(feedback)

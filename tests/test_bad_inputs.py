@@ -18,6 +18,9 @@ def heads_figure(num_heads):
     d2l.MultiHeadAttention(12, num_heads, dropout=0.0)
 
 
+PROOF = d2l.Proof("check", "the check")
+
+
 def x(*shape, dtype=torch.float32):
     return torch.zeros(*shape, dtype=dtype)
 
@@ -67,6 +70,58 @@ BAD_INPUTS = {
         lambda: d2l.MultiHeadAttention(12, -2, 0.0),
         ValueError,
         r"num_heads must be an integer >= 1, got -2",
+    ),
+    "odd width for rotate-half RoPE": (
+        lambda: d2l.rope(x(4, 7), layout="half"),
+        ValueError,
+        r"num_hiddens must be even .* got 7",
+    ),
+    "odd width for the halves layout": (
+        lambda: d2l.halves_order(5),
+        ValueError,
+        r"num_hiddens must be even .* got 5",
+    ),
+    "odd width for sines then cosines": (
+        lambda: d2l.sines_then_cosines(10, 7),
+        ValueError,
+        r"num_hiddens must be even .* got 7",
+    ),
+    "self-check option of the wrong kind": (
+        lambda: d2l.Question("Which?", ["a", "b"], PROOF),
+        TypeError,
+        r"options must be Option objects, got str",
+    ),
+    "self-check with two right options": (
+        lambda: d2l.Question(
+            "Which?",
+            [d2l.Option("a", "yes", True), d2l.Option("b", "yes", True)],
+            PROOF,
+        ),
+        ValueError,
+        r"exactly one option must be correct, got 2",
+    ),
+    "self-check proof that is no id": (
+        lambda: d2l.Proof("#check", "the check"),
+        ValueError,
+        r"anchor must be lower-case letters, digits and hyphens",
+    ),
+    "self-check number with a negative tolerance": (
+        lambda: d2l.NumberQuestion("How many?", 4, -1, "yes", "no", PROOF),
+        ValueError,
+        r"tolerance must be >= 0, got -1",
+    ),
+    "self-check trap that is the right answer": (
+        lambda: d2l.NumberQuestion(
+            "How many?", 4, 0.5, "yes", "no", PROOF, traps=[(4.2, "no")]
+        ),
+        ValueError,
+        r"a trap's value must lie outside the right answer's range "
+        r"\[3.5, 4.5\], got 4.2",
+    ),
+    "self-check with no questions": (
+        lambda: d2l.self_check("page"),
+        ValueError,
+        r"a self-check needs at least one question",
     ),
     "heads that do not divide the width": (
         lambda: d2l.MultiHeadAttention(12, 5, 0.0),

@@ -4,7 +4,9 @@ control's live face must be built, its figure the starting one.
 
 ``make test`` installs ipywidgets 7.7.1 into ``.venv/ipywidgets7``
 (requirements-ipywidgets7.txt), which this test puts first on the kernel's
-PYTHONPATH. Only the kernel side is Colab's: the front end is not.
+PYTHONPATH. Only the kernel side is Colab's: the front end is not. The
+self-checks (d2l_local.quiz) use no widget: they must come out exactly as in
+the reference notebook.
 """
 
 from __future__ import annotations
@@ -42,11 +44,22 @@ def _live_figure_alt(state: dict, model_id: str) -> str:
     return image["alt"]
 
 
+def _self_check_outputs(notebook) -> list[str]:
+    """The HTML of every self-check the notebook shows."""
+    return [
+        output["data"]["text/html"]
+        for cell in notebook.cells
+        for output in cell.get("outputs", [])
+        if 'class="d2l-quiz"' in output.get("data", {}).get("text/html", "")
+    ]
+
+
 @pytest.mark.parametrize("name", CHAPTERS)
 def test_chapter_runs_with_colabs_ipywidgets(monkeypatch, name):
     assert (OVERLAY / "ipywidgets").is_dir(), "run make test (it installs it)"
     monkeypatch.setenv("PYTHONPATH", str(OVERLAY))
     notebook = nbformat.read(ROOT / "chapters" / f"{name}.ipynb", as_version=4)
+    reference_checks = _self_check_outputs(notebook)
     for cell in notebook.cells:
         if cell.cell_type == "code":
             cell.outputs = []
@@ -58,6 +71,7 @@ def test_chapter_runs_with_colabs_ipywidgets(monkeypatch, name):
         resources={"metadata": {"path": str(ROOT / "chapters")}},
     ).execute()
     assert notebook.cells[0].outputs[0]["text"] == "7.7.1"
+    assert _self_check_outputs(notebook) == reference_checks
     state = notebook.metadata.get("widgets", {}).get(WIDGET_STATE, {})
     for cell in notebook.cells:
         for output in cell.get("outputs", []):

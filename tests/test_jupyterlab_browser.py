@@ -1,11 +1,14 @@
 """Every chapter as an instructor runs it: JupyterLab served on localhost,
 driven by Playwright in Debian's Chromium. Each chapter's notebook is opened:
-Jupyter must change nothing in it but the Python version, and each control
-shows its static face. Then it is run whole; no cell may raise. Then every
-control's sliders are moved with the keyboard and the pointer, and after
-each move the value shown must be the slider's and the figure the one drawn
-for the values shown (its alt text and its SVG, checked against the figures
-the control itself carries).
+Jupyter must change nothing in it but the Python version, each control
+shows its static face, and each self-check its questions with their buttons
+disabled (no script runs in a notebook Jupyter does not trust). Then it is
+run whole; no cell may raise. Then every control's sliders are moved with
+the keyboard and the pointer, and after each move the value shown must be
+the slider's and the figure the one drawn for the values shown (its alt
+text and its SVG, checked against the figures the control itself carries).
+Then every question of every self-check is answered wrongly and then
+rightly, by pointer and by keyboard, and each answer's feedback must show.
 
 Slider response times (key press to new figure) go to
 ``_build/jupyterlab-sliders.json`` for the closing report; nothing is timed
@@ -30,7 +33,12 @@ import pytest
 from bs4 import BeautifulSoup
 from playwright.sync_api import expect
 
-from conftest import ROOT, unpack_control
+from conftest import (
+    ROOT,
+    answer_wrong_then_right,
+    self_checks,
+    unpack_control,
+)
 from d2l_local.widgets import frame_index
 
 CHAPTERS = sorted(p.stem for p in (ROOT / "chapters").glob("*.ipynb"))
@@ -285,6 +293,16 @@ def test_chapter_runs_and_its_controls_answer_in_jupyterlab(
         )
     )
     assert page.get_by_text("Error displaying widget").count() == 0
+    saved_checks = sum(
+        len(self_checks(output.get("data", {}).get("text/html", "")))
+        for cell in saved.cells
+        for output in cell.get("outputs", [])
+    )
+    untrusted = page.locator(".jp-OutputArea-output .d2l-quiz")
+    expect(untrusted).to_have_count(saved_checks)
+    if saved_checks:
+        expect(untrusted.locator("button").first).to_be_disabled()
+        expect(untrusted.locator("button:enabled")).to_have_count(0)
     if name in OPENED_ONLY:
         return
     cells = _run_all(page)
@@ -323,3 +341,15 @@ def test_chapter_runs_and_its_controls_answer_in_jupyterlab(
             )
             assert control.shown_values()[k] == labels[-1], "pointer"
             times.append(control.wait_for_figure())
+    answered = 0
+    for cell in cells:
+        for output in cell["outputs"]:
+            html = output.get("data", {}).get("text/html", "")
+            for root_id, questions in self_checks(html).items():
+                answered += 1
+                root = page.locator(f"#{root_id}")
+                expect(root).to_have_attribute("data-ready", "true")
+                for question in questions:
+                    for keyboard in (False, True):
+                        answer_wrong_then_right(page, root, question, keyboard)
+    assert answered == saved_checks

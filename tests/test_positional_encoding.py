@@ -90,3 +90,23 @@ def test_bad_input_names_the_parameter(X, error, message):
     encoding = d2l.PositionalEncoding(4, dropout=0.0, max_len=10)
     with pytest.raises(error, match=message):
         encoding(X)
+
+
+@pytest.mark.parametrize("width", [2, 8, 32])
+def test_sines_then_cosines_is_the_table_with_its_columns_reordered(width):
+    for dtype in (torch.float32, torch.float64):
+        assert torch.equal(
+            d2l.sines_then_cosines(40, width, dtype),
+            d2l.sinusoidal_encoding(40, width, dtype)[
+                :, d2l.halves_order(width)
+            ],
+        )
+
+
+def test_sines_then_cosines_puts_every_sine_first():
+    table = d2l.sines_then_cosines(10, 6, torch.float64)
+    angles = torch.arange(10, dtype=torch.float64)[:, None] * (
+        d2l.frequencies(6)
+    )
+    torch.testing.assert_close(table[:, :3], torch.sin(angles))
+    torch.testing.assert_close(table[:, 3:], torch.cos(angles))

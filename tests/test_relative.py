@@ -130,7 +130,7 @@ def test_frequencies_take_a_base_above_one():
 
 def test_the_half_layout_is_the_adjacent_one_with_columns_reordered():
     X = torch.randn(3, 7, 12, dtype=torch.float64)
-    order = d2l.half_layout(12)
+    order = d2l.halves_order(12)
     assert order.tolist() == [0, 2, 4, 6, 8, 10, 1, 3, 5, 7, 9, 11]
     torch.testing.assert_close(
         d2l.rope(X[..., order], layout="half"), d2l.rope(X)[..., order]
@@ -161,7 +161,7 @@ def test_rope_takes_its_angles_per_position_from_omega():
             r"omega must hold one angle per column pair, shape \(3,\)",
         ),
         (
-            lambda: d2l.half_layout(5),
+            lambda: d2l.halves_order(5),
             r"num_hiddens must be even",
         ),
     ],
@@ -169,3 +169,46 @@ def test_rope_takes_its_angles_per_position_from_omega():
 def test_bad_rope_options_name_the_parameter(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+@pytest.mark.parametrize("width", [2, 8, 32])
+def test_halves_order_puts_first_columns_then_second_columns(width):
+    order = d2l.halves_order(width).tolist()
+    assert order == list(range(0, width, 2)) + list(range(1, width, 2))
+
+
+@pytest.mark.parametrize("shape", [(6, 8), (2, 6, 8), (2, 3, 6, 16)])
+def test_rope_in_the_half_layout_is_rope_with_the_columns_reordered(shape):
+    torch.manual_seed(0)
+    X = torch.randn(*shape, dtype=torch.float64)
+    order = d2l.halves_order(shape[-1])
+    positions = torch.arange(3, 3 + shape[-2])
+    assert torch.equal(
+        d2l.rope(X[..., order], positions, layout="half"),
+        d2l.rope(X, positions)[..., order],
+    )
+
+
+def test_rope_in_the_half_layout_pairs_column_l_with_column_l_plus_half():
+    # One nonzero column l: it turns into columns l and l + d/2 only.
+    X = torch.zeros(4, 8, dtype=torch.float64)
+    X[:, 1] = 1.0
+    turned = d2l.rope(X, layout="half")
+    angles = torch.arange(4) * d2l.frequencies(8)[1]
+    torch.testing.assert_close(turned[:, 1], torch.cos(angles).double())
+    torch.testing.assert_close(turned[:, 5], torch.sin(angles).double())
+    assert turned[:, [0, 2, 3, 4, 6, 7]].abs().max() == 0
+
+
+def test_the_two_rope_layouts_mixed_are_not_relative():
+    # A query in one layout and a key in the other: their score depends on
+    # where the pair stands, not only on the offset.
+    torch.manual_seed(1)
+    q, k = torch.randn(2, 16, dtype=torch.float64)
+    n = 12
+    scores = d2l.rope(q.expand(n, 16)) @ d2l.rope(k.expand(n, 16), layout="half").T
+    spread = max(
+        (scores.diagonal(o).max() - scores.diagonal(o).min()).item()
+        for o in range(-n + 2, n - 1)
+    )
+    assert spread > 0.1

@@ -41,6 +41,8 @@ TAUGHT = {
         d2l.sinusoidal_encoding,
         _AddedPositions,
         d2l.PositionalEncoding,
+        d2l.halves_order,
+        d2l.sines_then_cosines,
     ],
     "relative_position": [
         d2l.rotation_matrix,
@@ -78,7 +80,6 @@ TAUGHT = {
         context_extension.yarn_frequencies,
         context_extension.extend_context,
         family.PartialRotary,
-        d2l.half_layout,
         language_model.cached_logits,
     ],
 }
