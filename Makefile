@@ -45,7 +45,7 @@ _build/.library-stamp: $(LIBRARY) requirements.txt
 
 # Sphinx re-renders a page only when its source changes: a change to the book's
 # extension or static files must re-render them all, so it clears the HTML.
-_build/.html-stamp: $(wildcard _ext/*.py _static/*) _config.yml
+_build/.html-stamp: $(wildcard _ext/*.py _static/*) _config.yml _toc.yml
 	rm -rf _build/html _build/.doctrees
 	mkdir -p _build
 	touch $@

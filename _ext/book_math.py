@@ -14,6 +14,8 @@ page and line, so the strict build fails on it.
 from __future__ import annotations
 
 import functools
+import itertools
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -72,19 +74,77 @@ def visit_inline(self, node: nodes.math) -> None:
     raise nodes.SkipNode
 
 
-def display_source(node: nodes.math_block) -> str:
-    """One display formula; blank-line separated equations as aligned rows,
-    as Sphinx's MathJax renderer does."""
+def display_source(node: nodes.math_block) -> tuple[str, bool]:
+    """One display formula, and whether it may break into lines.
+
+    Blank-line separated equations become aligned rows, as Sphinx's MathJax
+    renderer does, and a formula with its own line breaks keeps them; these
+    are set as one block. Any other formula may break where it is too wide
+    for the screen: after a relation or an operator, as TeX breaks inline
+    formulas, and after a comma or a quad space between its parts.
+    """
     latex = node.astext()
     if node["nowrap"]:
-        return latex
+        return latex, False
     parts = [part for part in latex.split("\n\n") if part.strip()]
-    if len(parts) == 1:
-        part = parts[0]
+    if len(parts) > 1:
         return (
-            rf"\begin{{split}}{part}\end{{split}}" if r"\\" in part else part
+            r"\begin{aligned}" + r"\\".join(parts) + r"\end{aligned}",
+            False,
         )
-    return r"\begin{aligned}" + r"\\".join(parts) + r"\end{aligned}"
+    part = parts[0]
+    if r"\\" in top_level(part):
+        return rf"\begin{{split}}{part}\end{{split}}", False
+    return allow_breaks(part), True
+
+
+# A comma (not the thin space \, and not one that a quad space follows: the
+# line breaks after the space instead) or a quad space.
+BREAK_AFTER = re.compile(r"(?<!\\),(?!\s*\\q?quad)|\\q?quad(?![a-zA-Z])")
+
+
+def top_level(latex: str) -> str:
+    """``latex`` with everything inside braces and environments blanked
+    out (replaced by spaces), so that what remains is the formula's top
+    level, where a line may break."""
+    kept, depth, index = [], 0, 0
+    while index < len(latex):
+        if latex.startswith(r"\begin{", index):
+            depth += 1
+        elif latex.startswith(r"\end{", index):
+            depth -= 1
+        char = latex[index]
+        if char == "\\" and index + 1 < len(latex):
+            pair = latex[index : index + 2]
+            kept.append(pair if depth == 0 else "  ")
+            index += 2
+            continue
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+        kept.append(char if depth == 0 and char != "}" else " ")
+        index += 1
+    return "".join(kept)
+
+
+def allow_breaks(latex: str) -> str:
+    """``latex`` with a permitted line break after each top-level comma and
+    quad space (KaTeX breaks after relations and operators by itself); not
+    between the parts of a pair inside a function's arguments, such as
+    ``f(a, (b, c))``, where a break would split ``(b, c)``."""
+    level = top_level(latex)
+    nesting = list(
+        itertools.accumulate((char in "([") - (char in ")]") for char in level)
+    )
+    marks = [
+        m.end() for m in BREAK_AFTER.finditer(level) if nesting[m.start()] <= 1
+    ]
+    pieces, start = [], 0
+    for mark in marks:
+        pieces += [latex[start:mark], r"\allowbreak "]
+        start = mark
+    return "".join(pieces) + latex[start:]
 
 
 def visit_display(self, node: nodes.math_block) -> None:
@@ -96,7 +156,17 @@ def visit_display(self, node: nodes.math_block) -> None:
         self.body.append(f'<span class="eqno">({number})')
         self.add_permalink_ref(node, _("Link to this equation"))
         self.body.append("</span>")
-    self.body.append(typeset(display_source(node), True, node) + "</div>\n")
+    latex, breaks = display_source(node)
+    if breaks:
+        # Set in display style but typeset as inline math, which KaTeX
+        # lets break into lines; the box around it is the display's.
+        formula = typeset(r"\displaystyle " + latex, False, node)
+        self.body.append(
+            f'<span class="katex-display breaks">{formula}</span>'
+        )
+    else:
+        self.body.append(typeset(latex, True, node))
+    self.body.append("</div>\n")
     raise nodes.SkipNode
 
 

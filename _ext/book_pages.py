@@ -14,9 +14,11 @@
   screen.
 * Mode. The light/dark/auto switch starts at auto, without the console
   error an empty default gave.
-* Figures. Each output figure and each control's figure sits in a box of its
-  own, which scrolls sideways on a phone while the caption and the sliders
-  stay in place.
+* Launch. Each chapter opens with labelled links that run it on Colab or
+  Binder (the theme offers them only behind an unlabelled rocket icon) and
+  one to report a problem in the repository's issues.
+* Listings. The library code a page shows (``d2l.show_source``) starts
+  collapsed behind a line saying what it is and how long it is.
 * Scripts. The themes add the thebe and togglebutton inline scripts twice (the
   second thebe copy throws in the browser); each script is kept once, and
   thebe's, unused with launch_buttons.thebe off, not at all.
@@ -31,6 +33,7 @@ import re
 import shutil
 from importlib import resources
 from pathlib import Path
+from urllib.parse import urlencode
 
 from sphinx.application import Sphinx
 
@@ -60,13 +63,6 @@ CONTROL_FOLDER = "_static/controls"
 CONTROL_FILE_START = (
     "(window.d2lControlData = window.d2lControlData || {})[{name}] =\n"
 )
-# A notebook output's figure (Sphinx copies it to _images) or a control's
-# figure, not yet in its box (pages that Sphinx did not rewrite are read
-# again by the next build).
-FIGURE_IMAGE = re.compile(
-    r'(?<!<div class="figure-scroll">)'
-    r'<img (?=[^>]*(?:src="[^"]*_images/|class="d2l-control-frame"))[^>]*>'
-)
 # docutils writes the reference list as role="list" holding entries of the
 # deprecated role doc-biblioentry, which screen readers do not count as list
 # items (axe: aria-required-children). They become list items.
@@ -79,6 +75,13 @@ BIBLIOGRAPHY_ENTRY = re.compile(
 SEARCH_SCRIPTS = re.compile(
     r'\s*<script src="[^"]*(?:_static/searchtools\.js|'
     r'_static/language_data\.js|searchindex\.js)"></script>'
+)
+# A library listing (d2l_local.notebook.show_source) not yet collapsed.
+LISTING = re.compile(
+    r'(?<!</summary>)<div class="highlight-python notranslate d2l-source" '
+    r'data-source="([^"]*)"><div class="highlight"><pre>(.*?)</pre></div>'
+    r"</div>",
+    re.S,
 )
 STYLE_CLASSES = {
     "fa-solid": "solid",
@@ -123,6 +126,20 @@ def inline_icon(match: re.Match) -> str:
     return f'<{tag} class="{" ".join(kept)}"{rest}>{svg}</{tag}>'
 
 
+def collapse_listing(match: re.Match) -> str:
+    """A library listing inside a closed ``details`` element whose summary
+    names the objects shown and counts the lines of code."""
+    names, code = match.group(1).split(), match.group(2)
+    text = html.unescape(re.sub(r"<[^>]*>", "", code)).strip("\n")
+    lines = text.count("\n") + 1
+    shown = ", ".join(name.rsplit(".", 1)[-1] for name in names)
+    return (
+        '<details class="d2l-listing"><summary>Library code: '
+        f"{html.escape(shown)}, {lines} lines</summary>"
+        f"{match.group(0)}</details>"
+    )
+
+
 def lighten(html: str, options: str, searches: bool = False) -> str:
     """One built page with its icons inlined, FontAwesome's script left out,
     Sphinx's ``options`` script inline and basic.css linked directly; the
@@ -133,9 +150,7 @@ def lighten(html: str, options: str, searches: bool = False) -> str:
         lambda _: f"<script>{options.strip()}</script>", lighter
     )
     lighter = BIBLIOGRAPHY_ENTRY.sub(r'\1 role="listitem"', lighter)
-    lighter = FIGURE_IMAGE.sub(
-        lambda m: f'<div class="figure-scroll">{m.group(0)}</div>', lighter
-    )
+    lighter = LISTING.sub(collapse_listing, lighter)
     return lighter if searches else SEARCH_SCRIPTS.sub("", lighter)
 
 
@@ -214,6 +229,45 @@ def keep_scripts_once(
         for css in context.get("css_files", [])
         if not str(getattr(css, "filename", css)).endswith(UNUSED_CSS)
     ]
+
+
+def launch_links(
+    app: Sphinx, pagename: str, templatename: str, context: dict, doctree
+) -> None:
+    """Under a chapter's title: open it in Colab or Binder, report a problem.
+    The addresses are the theme's launch buttons' (from ``repository.url``
+    in _config.yml), which it shows only behind an unlabelled icon."""
+    launch = {
+        button.get("text"): button.get("url")
+        for group in context.get("header_buttons", [])
+        if group.get("label") == "launch-buttons"
+        for button in group.get("buttons", [])
+    }
+    repository = app.config.html_theme_options.get("repository_url", "")
+    body = context.get("body", "")
+    if not launch or "</h1>" not in body:
+        return
+    title = html.unescape(re.sub(r"<[^>]*>", "", context.get("title", "")))
+    report = f"{repository.rstrip('/')}/issues/new?" + urlencode(
+        {"title": f"Page '{title}': "}
+    )
+    links = [
+        ("Open in Colab", launch.get("Colab")),
+        ("Open in Binder", launch.get("Binder")),
+        ("Report a problem", report if repository else None),
+    ]
+    bar = "".join(
+        f'<a class="book-launch-link" href="{html.escape(url)}" '
+        f'target="_blank" rel="noopener">{text}</a>'
+        for text, url in links
+        if url
+    )
+    context["body"] = body.replace(
+        "</h1>",
+        f'</h1>\n<nav class="book-launch" aria-label="Run this page">'
+        f"{bar}</nav>",
+        1,
+    )
 
 
 def describe_page(
@@ -295,5 +349,7 @@ def setup(app: Sphinx) -> dict:
     app.connect("config-inited", set_theme_defaults)
     app.connect("html-page-context", keep_scripts_once, priority=900)
     app.connect("html-page-context", describe_page)
+    # After the theme has made its launch buttons (priority 501).
+    app.connect("html-page-context", launch_links, priority=600)
     app.connect("build-finished", lighten_pages)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
