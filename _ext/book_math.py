@@ -99,8 +99,11 @@ def display_source(node: nodes.math_block) -> tuple[str, bool]:
 
 
 # A comma (not the thin space \, and not one that a quad space follows: the
-# line breaks after the space instead) or a quad space.
-BREAK_AFTER = re.compile(r"(?<!\\),(?!\s*\\q?quad)|\\q?quad(?![a-zA-Z])")
+# line breaks after the space instead).
+COMMA = re.compile(r"(?<!\\),(?!\s*\\q?quad(?![a-zA-Z]))")
+# A quad space, which separates the parts of a formula ("a = b, \qquad
+# c = d"): such a formula breaks between its parts, not inside one.
+QUAD = re.compile(r"\\q?quad(?![a-zA-Z])")
 
 
 def top_level(latex: str) -> str:
@@ -129,17 +132,29 @@ def top_level(latex: str) -> str:
 
 
 def allow_breaks(latex: str) -> str:
-    """``latex`` with a permitted line break after each top-level comma and
-    quad space (KaTeX breaks after relations and operators by itself); not
-    between the parts of a pair inside a function's arguments, such as
-    ``f(a, (b, c))``, where a break would split ``(b, c)``."""
+    """``latex`` with permitted line breaks: between the parts of a formula
+    that quad spaces separate, each part kept whole; in a formula without
+    them, after each top-level comma (KaTeX breaks after relations and
+    operators by itself), but not inside a pair among a function's
+    arguments, such as ``f(a, (b, c))``, where a break would split
+    ``(b, c)``."""
     level = top_level(latex)
+    quads = list(QUAD.finditer(level))
+    if quads:
+        starts = [0] + [m.end() for m in quads]
+        ends = [m.start() for m in quads] + [len(latex)]
+        parts = [
+            "{" + latex[start:end] + "}" for start, end in zip(starts, ends)
+        ]
+        spaces = [latex[m.start() : m.end()] for m in quads]
+        return "".join(
+            part + (rf"{space}\allowbreak " if k < len(spaces) else "")
+            for k, (part, space) in enumerate(zip(parts, spaces + [""]))
+        )
     nesting = list(
         itertools.accumulate((char in "([") - (char in ")]") for char in level)
     )
-    marks = [
-        m.end() for m in BREAK_AFTER.finditer(level) if nesting[m.start()] <= 1
-    ]
+    marks = [m.end() for m in COMMA.finditer(level) if nesting[m.start()] <= 1]
     pieces, start = [], 0
     for mark in marks:
         pieces += [latex[start:mark], r"\allowbreak "]

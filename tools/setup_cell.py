@@ -46,10 +46,8 @@ SETUP_HEADER = """\
 ---
 tags: [hide-cell]
 mystnb:
-  code_prompt_show: "Colab setup: installs this book's library on Colab \
-(show the code)"
-  code_prompt_hide: "Colab setup: installs this book's library on Colab \
-(hide the code)"
+  code_prompt_show: "Colab setup (show the code)"
+  code_prompt_hide: "Colab setup: installs this book's library on Colab"
 ---
 """
 FIRST_CODE_CELL = re.compile(
