@@ -214,6 +214,35 @@ def keep_punctuation_with_formulas(
             parent.remove(after)
 
 
+# KaTeX's fonts that a page uses, by the classes of its formulas: requested
+# with the stylesheets (preloaded) rather than once the page is laid out,
+# when their arrival moved the text around the formulas (a layout shift).
+FONTS = {
+    "KaTeX_Main-Regular": 'class="katex"',
+    "KaTeX_Math-Italic": "mathnormal",
+    "KaTeX_Main-Bold": "mathbf",
+    "KaTeX_AMS-Regular": "mathbb",
+    "KaTeX_Size1-Regular": "small-op",
+    "KaTeX_Size2-Regular": "large-op",
+}
+
+
+def preload_fonts(
+    app: Sphinx, pagename: str, templatename: str, context: dict, doctree
+) -> None:
+    body = context.get("body", "")
+    if 'class="katex"' not in body or "pathto" not in context:
+        return
+    folder = f"_static/{STATIC}/fonts"
+    links = [
+        '<link rel="preload" as="font" type="font/woff2" crossorigin '
+        f'href="{context["pathto"](f"{folder}/{font}.woff2", 1)}" />'
+        for font, mark in FONTS.items()
+        if mark in body
+    ]
+    context["metatags"] = context.get("metatags", "") + "\n".join([""] + links)
+
+
 def add_stylesheet(app: Sphinx) -> None:
     if app.builder.format == "html":
         app.add_css_file(f"{STATIC}/katex.min.css")
@@ -247,5 +276,6 @@ def setup(app: Sphinx) -> dict:
     )
     app.connect("builder-inited", add_stylesheet)
     app.connect("doctree-resolved", keep_punctuation_with_formulas)
+    app.connect("html-page-context", preload_fonts)
     app.connect("build-finished", copy_assets)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
