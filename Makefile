@@ -11,6 +11,9 @@ CHAPTERS_MD := $(wildcard chapters/*.md)
 LIBRARY := $(wildcard d2l_local/*.py d2l_local/*.js) pyproject.toml
 # What ruff lints and format-checks in 'make test' (settings in pyproject.toml).
 PYTHON_SOURCES := d2l_local tests tools _ext
+# The GitHub Actions workflows: publish the book, run the tests (make test
+# lints them with actionlint).
+WORKFLOWS := $(wildcard .github/workflows/*.yml)
 # How nbval compares each chapter with its reference notebook.
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
 # Another machine has another CPU: imitate one with torch's, MKL's and
@@ -45,7 +48,7 @@ _build/.library-stamp: $(LIBRARY) requirements.txt
 
 # Sphinx re-renders a page only when its source changes: a change to the book's
 # extension or static files must re-render them all, so it clears the HTML.
-_build/.html-stamp: $(wildcard _ext/*.py _static/*) _config.yml
+_build/.html-stamp: $(wildcard _ext/*.py _static/*) _config.yml _toc.yml
 	rm -rf _build/html _build/.doctrees
 	mkdir -p _build
 	touch $@
@@ -63,10 +66,12 @@ chromium:
 	@tools/ensure_chromium.sh
 
 # The tests read the built HTML too, so the book is (re)built first. Then ruff
-# lints the Python sources and checks their formatting (79 columns).
+# lints the Python sources and checks their formatting (79 columns), and
+# actionlint the workflows.
 test: chromium $(BIN)/.test-env book
 	$(BIN)/ruff check $(PYTHON_SOURCES)
 	$(BIN)/ruff format --check $(PYTHON_SOURCES)
+	$(BIN)/actionlint $(WORKFLOWS)
 	$(BIN)/python tools/setup_cell.py --check
 	$(BIN)/python -m pytest tests chapters $(NBVAL)
 	$(MAKE) --no-print-directory nbval-generic

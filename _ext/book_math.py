@@ -14,6 +14,8 @@ page and line, so the strict build fails on it.
 from __future__ import annotations
 
 import functools
+import itertools
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -72,19 +74,92 @@ def visit_inline(self, node: nodes.math) -> None:
     raise nodes.SkipNode
 
 
-def display_source(node: nodes.math_block) -> str:
-    """One display formula; blank-line separated equations as aligned rows,
-    as Sphinx's MathJax renderer does."""
+def display_source(node: nodes.math_block) -> tuple[str, bool]:
+    """One display formula, and whether it may break into lines.
+
+    Blank-line separated equations become aligned rows, as Sphinx's MathJax
+    renderer does, and a formula with its own line breaks keeps them; these
+    are set as one block. Any other formula may break where it is too wide
+    for the screen: after a relation or an operator, as TeX breaks inline
+    formulas, and after a comma or a quad space between its parts.
+    """
     latex = node.astext()
     if node["nowrap"]:
-        return latex
+        return latex, False
     parts = [part for part in latex.split("\n\n") if part.strip()]
-    if len(parts) == 1:
-        part = parts[0]
+    if len(parts) > 1:
         return (
-            rf"\begin{{split}}{part}\end{{split}}" if r"\\" in part else part
+            r"\begin{aligned}" + r"\\".join(parts) + r"\end{aligned}",
+            False,
         )
-    return r"\begin{aligned}" + r"\\".join(parts) + r"\end{aligned}"
+    part = parts[0]
+    if r"\\" in top_level(part):
+        return rf"\begin{{split}}{part}\end{{split}}", False
+    return allow_breaks(part), True
+
+
+# A comma (not the thin space \, and not one that a quad space follows: the
+# line breaks after the space instead).
+COMMA = re.compile(r"(?<!\\),(?!\s*\\q?quad(?![a-zA-Z]))")
+# A quad space, which separates the parts of a formula ("a = b, \qquad
+# c = d"): such a formula breaks between its parts, not inside one.
+QUAD = re.compile(r"\\q?quad(?![a-zA-Z])")
+
+
+def top_level(latex: str) -> str:
+    """``latex`` with everything inside braces and environments blanked
+    out (replaced by spaces), so that what remains is the formula's top
+    level, where a line may break."""
+    kept, depth, index = [], 0, 0
+    while index < len(latex):
+        if latex.startswith(r"\begin{", index):
+            depth += 1
+        elif latex.startswith(r"\end{", index):
+            depth -= 1
+        char = latex[index]
+        if char == "\\" and index + 1 < len(latex):
+            pair = latex[index : index + 2]
+            kept.append(pair if depth == 0 else "  ")
+            index += 2
+            continue
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+        kept.append(char if depth == 0 and char != "}" else " ")
+        index += 1
+    return "".join(kept)
+
+
+def allow_breaks(latex: str) -> str:
+    """``latex`` with permitted line breaks: between the parts of a formula
+    that quad spaces separate, each part kept whole; in a formula without
+    them, after each top-level comma (KaTeX breaks after relations and
+    operators by itself), but not inside a pair among a function's
+    arguments, such as ``f(a, (b, c))``, where a break would split
+    ``(b, c)``."""
+    level = top_level(latex)
+    quads = list(QUAD.finditer(level))
+    if quads:
+        starts = [0] + [m.end() for m in quads]
+        ends = [m.start() for m in quads] + [len(latex)]
+        parts = [
+            "{" + latex[start:end] + "}" for start, end in zip(starts, ends)
+        ]
+        spaces = [latex[m.start() : m.end()] for m in quads]
+        return "".join(
+            part + (rf"{space}\allowbreak " if k < len(spaces) else "")
+            for k, (part, space) in enumerate(zip(parts, spaces + [""]))
+        )
+    nesting = list(
+        itertools.accumulate((char in "([") - (char in ")]") for char in level)
+    )
+    marks = [m.end() for m in COMMA.finditer(level) if nesting[m.start()] <= 1]
+    pieces, start = [], 0
+    for mark in marks:
+        pieces += [latex[start:mark], r"\allowbreak "]
+        start = mark
+    return "".join(pieces) + latex[start:]
 
 
 def visit_display(self, node: nodes.math_block) -> None:
@@ -96,7 +171,17 @@ def visit_display(self, node: nodes.math_block) -> None:
         self.body.append(f'<span class="eqno">({number})')
         self.add_permalink_ref(node, _("Link to this equation"))
         self.body.append("</span>")
-    self.body.append(typeset(display_source(node), True, node) + "</div>\n")
+    latex, breaks = display_source(node)
+    if breaks:
+        # Set in display style but typeset as inline math, which KaTeX
+        # lets break into lines; the box around it is the display's.
+        formula = typeset(r"\displaystyle " + latex, False, node)
+        self.body.append(
+            f'<span class="katex-display breaks">{formula}</span>'
+        )
+    else:
+        self.body.append(typeset(latex, True, node))
+    self.body.append("</div>\n")
     raise nodes.SkipNode
 
 
@@ -127,6 +212,35 @@ def keep_punctuation_with_formulas(
             parent.replace(after, nodes.Text(text[mark:]))
         else:
             parent.remove(after)
+
+
+# KaTeX's fonts that a page uses, by the classes of its formulas: requested
+# with the stylesheets (preloaded) rather than once the page is laid out,
+# when their arrival moved the text around the formulas (a layout shift).
+FONTS = {
+    "KaTeX_Main-Regular": 'class="katex"',
+    "KaTeX_Math-Italic": "mathnormal",
+    "KaTeX_Main-Bold": "mathbf",
+    "KaTeX_AMS-Regular": "mathbb",
+    "KaTeX_Size1-Regular": "small-op",
+    "KaTeX_Size2-Regular": "large-op",
+}
+
+
+def preload_fonts(
+    app: Sphinx, pagename: str, templatename: str, context: dict, doctree
+) -> None:
+    body = context.get("body", "")
+    if 'class="katex"' not in body or "pathto" not in context:
+        return
+    folder = f"_static/{STATIC}/fonts"
+    links = [
+        '<link rel="preload" as="font" type="font/woff2" crossorigin '
+        f'href="{context["pathto"](f"{folder}/{font}.woff2", 1)}" />'
+        for font, mark in FONTS.items()
+        if mark in body
+    ]
+    context["metatags"] = context.get("metatags", "") + "\n".join([""] + links)
 
 
 def add_stylesheet(app: Sphinx) -> None:
@@ -162,5 +276,6 @@ def setup(app: Sphinx) -> dict:
     )
     app.connect("builder-inited", add_stylesheet)
     app.connect("doctree-resolved", keep_punctuation_with_formulas)
+    app.connect("html-page-context", preload_fonts)
     app.connect("build-finished", copy_assets)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -14,9 +14,25 @@
   screen.
 * Mode. The light/dark/auto switch starts at auto, without the console
   error an empty default gave.
-* Figures. Each output figure and each control's figure sits in a box of its
-  own, which scrolls sideways on a phone while the caption and the sliders
-  stay in place.
+* Launch. Each chapter opens with labelled links that run it on Colab or
+  Binder (the theme offers them only behind an unlabelled rocket icon) and
+  one to report a problem in the repository's issues.
+* DOM size. Highlighted code wraps every token in a span; the spans of the
+  tokens drawn in the code's own colour (names, punctuation, spaces) are
+  dropped, which leaves the page looking the same with about a third fewer
+  elements. Sphinx-design's stylesheet and script go from pages that use
+  none of its components, and the launch menu's logos load only when the
+  menu opens.
+* Loading. The theme's two scripts are no longer preloaded (they run after
+  the page is parsed and took bandwidth from the stylesheets the first paint
+  waits for); output figures load lazily, when they near the screen, with
+  their size written into the page so that nothing moves when they arrive.
+* Stylesheets. The small stylesheets that every page links after the
+  theme's own (Pygments, the book theme, toggles, copy buttons, MyST-NB,
+  exercises, KaTeX, book.css) are served as one file, in the same order:
+  one request before the page can render instead of eight.
+* Listings. The library code a page shows (``d2l.show_source``) starts
+  collapsed behind a line saying what it is and how long it is.
 * Scripts. The themes add the thebe and togglebutton inline scripts twice (the
   second thebe copy throws in the browser); each script is kept once, and
   thebe's, unused with launch_buttons.thebe off, not at all.
@@ -25,12 +41,14 @@
 from __future__ import annotations
 
 import functools
+import hashlib
 import html
 import json
 import re
 import shutil
 from importlib import resources
 from pathlib import Path
+from urllib.parse import urlencode
 
 from sphinx.application import Sphinx
 
@@ -60,13 +78,6 @@ CONTROL_FOLDER = "_static/controls"
 CONTROL_FILE_START = (
     "(window.d2lControlData = window.d2lControlData || {})[{name}] =\n"
 )
-# A notebook output's figure (Sphinx copies it to _images) or a control's
-# figure, not yet in its box (pages that Sphinx did not rewrite are read
-# again by the next build).
-FIGURE_IMAGE = re.compile(
-    r'(?<!<div class="figure-scroll">)'
-    r'<img (?=[^>]*(?:src="[^"]*_images/|class="d2l-control-frame"))[^>]*>'
-)
 # docutils writes the reference list as role="list" holding entries of the
 # deprecated role doc-biblioentry, which screen readers do not count as list
 # items (axe: aria-required-children). They become list items.
@@ -79,6 +90,45 @@ BIBLIOGRAPHY_ENTRY = re.compile(
 SEARCH_SCRIPTS = re.compile(
     r'\s*<script src="[^"]*(?:_static/searchtools\.js|'
     r'_static/language_data\.js|searchindex\.js)"></script>'
+)
+# A library listing (d2l_local.notebook.show_source) not yet collapsed.
+LISTING = re.compile(
+    r'(?<!</summary>)<div class="highlight-python notranslate d2l-source" '
+    r'data-source="([^"]*)"><div class="highlight"><pre>(.*?)</pre></div>'
+    r"</div>",
+    re.S,
+)
+# The spans of highlighted code (Pygments) within one <pre>.
+PRE = re.compile(r"(<pre>)(.*?)(</pre>)", re.S)
+TOKEN = re.compile(r'<span class="([a-z0-9]+)">([^<]*)</span>')
+# A rule of the Pygments stylesheet, per theme: ".highlight" alone (the
+# code's own colour) or ".highlight .CLASS".
+PYGMENTS_RULE = re.compile(
+    r'html\[data-theme="(light|dark)"\] \.highlight(?: \.([a-z0-9]+))? '
+    r"\{([^}]*)\}"
+)
+# The launch menu's logos (a 7.6 KB PNG among them), fetched with every page
+# though the menu is closed.
+MENU_LOGO = re.compile(r'<img (alt="(?:Binder|Colab|JupyterHub) logo")')
+# A run of stylesheet links, one after another, that can be served as one
+# file; and one such link, to a file in _static.
+STYLESHEET_RUN = re.compile(
+    r'(?:[ \t]*<link rel="stylesheet" type="text/css" '
+    r'href="[^"]*_static/[^"]*\.css[^"]*" />\n){2,}'
+)
+STYLESHEET = re.compile(r'href="((?:\.\./)*)_static/([^"?]*\.css)[^"]*"')
+# A relative url() in a stylesheet (not data:, not absolute).
+CSS_URL = re.compile(r"url\((['\"]?)(?!data:|/|[a-z]+://)([^)'\"]+)\1\)")
+BUNDLES = "_static/bundles"
+SCRIPT_PRELOAD = re.compile(
+    r'[ \t]*<link rel="preload" as="script" href="[^"]*" />\n'
+)
+# An output figure (Sphinx copies it to _images), not yet given its size.
+OUTPUT_FIGURE = re.compile(
+    r'<img (alt="[^"]*" )?src="((?:\.\./)*)_images/([^"]+\.svg)"(?! width)'
+)
+SVG_SIZE = re.compile(
+    r'<svg[^>]*?width="([0-9.]+)pt"[^>]*?height="([0-9.]+)pt"'
 )
 STYLE_CLASSES = {
     "fa-solid": "solid",
@@ -123,9 +173,66 @@ def inline_icon(match: re.Match) -> str:
     return f'<{tag} class="{" ".join(kept)}"{rest}>{svg}</{tag}>'
 
 
-def lighten(html: str, options: str, searches: bool = False) -> str:
+def plain_token_classes(pygments_css: str) -> frozenset[str]:
+    """The token classes that the Pygments stylesheet draws exactly as the
+    code around them (the same colour and nothing else, in light and in dark
+    mode): their spans change nothing on the page."""
+    rules: dict[tuple[str, str | None], str] = {}
+    for theme, token, body in PYGMENTS_RULE.findall(pygments_css):
+        rules[theme, token or None] = " ".join(body.split())
+    plain = set()
+    for theme, token in rules:
+        if token is None:
+            continue
+        if all(
+            (base := rules.get((mode, None)))
+            and rules.get((mode, token)) == f"color: {_color(base)}"
+            for mode in ("light", "dark")
+        ):
+            plain.add(token)
+    return frozenset(plain)
+
+
+def _color(rule: str) -> str | None:
+    match = re.search(r"(?:^|;)\s*color: ([^;]+?)\s*(?:;|$)", rule)
+    return match.group(1) if match else None
+
+
+def unwrap_plain_tokens(html: str, plain: frozenset[str]) -> str:
+    """Highlighted code without the spans of ``plain`` token classes."""
+
+    def unwrap(token: re.Match) -> str:
+        return token.group(2) if token.group(1) in plain else token.group(0)
+
+    return PRE.sub(
+        lambda m: m.group(1) + TOKEN.sub(unwrap, m.group(2)) + m.group(3),
+        html,
+    )
+
+
+def collapse_listing(match: re.Match) -> str:
+    """A library listing inside a closed ``details`` element whose summary
+    names the objects shown and counts the lines of code."""
+    names, code = match.group(1).split(), match.group(2)
+    text = html.unescape(re.sub(r"<[^>]*>", "", code)).strip("\n")
+    lines = text.count("\n") + 1
+    shown = ", ".join(name.rsplit(".", 1)[-1] for name in names)
+    return (
+        '<details class="d2l-listing"><summary>Library code: '
+        f"{html.escape(shown)}, {lines} lines</summary>"
+        f"{match.group(0)}</details>"
+    )
+
+
+def lighten(
+    html: str,
+    options: str,
+    searches: bool = False,
+    plain: frozenset[str] = frozenset(),
+) -> str:
     """One built page with its icons inlined, FontAwesome's script left out,
-    Sphinx's ``options`` script inline and basic.css linked directly; the
+    Sphinx's ``options`` script inline, basic.css linked directly, the spans
+    of ``plain`` code tokens dropped and the menu's logos loaded lazily; the
     search scripts left out too unless the page ``searches``."""
     lighter = FONTAWESOME_SCRIPT.sub("", ICON.sub(inline_icon, html))
     lighter = THEME_IMPORT.sub(r'href="\1basic.css"', lighter)
@@ -133,9 +240,9 @@ def lighten(html: str, options: str, searches: bool = False) -> str:
         lambda _: f"<script>{options.strip()}</script>", lighter
     )
     lighter = BIBLIOGRAPHY_ENTRY.sub(r'\1 role="listitem"', lighter)
-    lighter = FIGURE_IMAGE.sub(
-        lambda m: f'<div class="figure-scroll">{m.group(0)}</div>', lighter
-    )
+    lighter = LISTING.sub(collapse_listing, lighter)
+    lighter = unwrap_plain_tokens(lighter, plain)
+    lighter = MENU_LOGO.sub(r'<img loading="lazy" \1', lighter)
     return lighter if searches else SEARCH_SCRIPTS.sub("", lighter)
 
 
@@ -147,6 +254,66 @@ BLOCKING = ("documentation_options.js",)
 BLOCKING_ON_SEARCH = ("documentation_options.js", "doctools.js")
 # Stylesheets of features the book leaves off (launch_buttons.thebe is false).
 UNUSED_CSS = ("sphinx-thebe.css",)
+# Sphinx-design's files, needed only by a page that uses its components.
+DESIGN_FILES = ("sphinx-design.min.css", "design-tabs.js")
+
+
+def bundle_stylesheets(html: str, out: Path) -> str:
+    """Each run of two or more stylesheet links replaced by one link to a
+    file holding them all, in order, their relative url()s rewritten to
+    hold from the bundle's folder; the file is named by its content."""
+
+    def bundle(run: re.Match) -> str:
+        links = STYLESHEET.findall(run.group(0))
+        prefix = links[0][0]
+        parts = []
+        for _, name in links:
+            source = out / "_static" / name
+            css = source.read_text(encoding="utf-8")
+            folder = Path(name).parent
+            css = CSS_URL.sub(
+                lambda m: (
+                    "url("
+                    + m.group(1)
+                    + str(Path("..") / folder / m.group(2)).replace("\\", "/")
+                    + m.group(1)
+                    + ")"
+                ),
+                css,
+            )
+            parts.append(f"/* {name} */\n{css}\n")
+        text = "".join(parts)
+        digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+        target = out / BUNDLES / f"{digest}.css"
+        if not target.exists():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+        return (
+            f'    <link rel="stylesheet" type="text/css" '
+            f'href="{prefix}{BUNDLES}/{digest}.css" />\n'
+        )
+
+    return STYLESHEET_RUN.sub(bundle, html)
+
+
+def size_figures(html: str, out: Path) -> str:
+    """Each output figure (an SVG) with its size as attributes, so that the
+    page keeps its place for it, and loaded lazily."""
+
+    def sized(match: re.Match) -> str:
+        alt, prefix, name = match.groups()
+        svg = (out / "_images" / name).read_text(encoding="utf-8")[:2000]
+        size = SVG_SIZE.search(svg)
+        if size is None:
+            return match.group(0)
+        # points to CSS pixels
+        width, height = (round(float(v) * 4 / 3) for v in size.groups())
+        return (
+            f'<img {alt or ""}src="{prefix}_images/{name}" width="{width}" '
+            f'height="{height}" loading="lazy" decoding="async"'
+        )
+
+    return OUTPUT_FIGURE.sub(sized, html)
 
 
 def move_control_data(html: str, page: Path, out: Path) -> str:
@@ -178,6 +345,9 @@ def keep_scripts_once(
     app: Sphinx, pagename: str, templatename: str, context: dict, doctree
 ) -> None:
     blocking = BLOCKING_ON_SEARCH if pagename == "search" else BLOCKING
+    unused, dropped = UNUSED_CSS, ("sphinx-thebe.js",)
+    if 'class="sd-' not in context.get("body", ""):
+        unused, dropped = unused + DESIGN_FILES, dropped + DESIGN_FILES
     seen, kept = set(), []
     for script in context.get("script_files", []):
         body = (
@@ -187,11 +357,7 @@ def keep_scripts_once(
         )
         filename = str(getattr(script, "filename", script) or "")
         key = (filename, body)
-        if (
-            "THEBE_JS_URL" in body
-            or filename.endswith("sphinx-thebe.js")
-            or key in seen
-        ):
+        if "THEBE_JS_URL" in body or filename.endswith(dropped) or key in seen:
             continue
         seen.add(key)
         if (
@@ -212,8 +378,47 @@ def keep_scripts_once(
     context["css_files"] = [
         css
         for css in context.get("css_files", [])
-        if not str(getattr(css, "filename", css)).endswith(UNUSED_CSS)
+        if not str(getattr(css, "filename", css)).endswith(unused)
     ]
+
+
+def launch_links(
+    app: Sphinx, pagename: str, templatename: str, context: dict, doctree
+) -> None:
+    """Under a chapter's title: open it in Colab or Binder, report a problem.
+    The addresses are the theme's launch buttons' (from ``repository.url``
+    in _config.yml), which it shows only behind an unlabelled icon."""
+    launch = {
+        button.get("text"): button.get("url")
+        for group in context.get("header_buttons", [])
+        if group.get("label") == "launch-buttons"
+        for button in group.get("buttons", [])
+    }
+    repository = app.config.html_theme_options.get("repository_url", "")
+    body = context.get("body", "")
+    if not launch or "</h1>" not in body:
+        return
+    title = html.unescape(re.sub(r"<[^>]*>", "", context.get("title", "")))
+    report = f"{repository.rstrip('/')}/issues/new?" + urlencode(
+        {"title": f"Page '{title}': "}
+    )
+    links = [
+        ("Open in Colab", launch.get("Colab")),
+        ("Open in Binder", launch.get("Binder")),
+        ("Report a problem", report if repository else None),
+    ]
+    bar = "".join(
+        f'<a class="book-launch-link" href="{html.escape(url)}" '
+        f'target="_blank" rel="noopener">{text}</a>'
+        for text, url in links
+        if url
+    )
+    context["body"] = body.replace(
+        "</h1>",
+        f'</h1>\n<nav class="book-launch" aria-label="Run this page">'
+        f"{bar}</nav>",
+        1,
+    )
 
 
 def describe_page(
@@ -260,14 +465,23 @@ def lighten_pages(app: Sphinx, exception: Exception | None) -> None:
     options = (out / "_static" / "documentation_options.js").read_text(
         encoding="utf-8"
     )
+    pygments = out / "_static" / "pygments.css"
+    plain = (
+        plain_token_classes(pygments.read_text(encoding="utf-8"))
+        if pygments.is_file()
+        else frozenset()
+    )
     for page in out.rglob("*.html"):
         text = page.read_text(encoding="utf-8")
         lighter = lighten(
             text,
             options,
             searches=page.name == "search.html" or as_you_type == "true",
+            plain=plain,
         )
         lighter = move_control_data(lighter, page, out)
+        lighter = bundle_stylesheets(lighter, out)
+        lighter = size_figures(SCRIPT_PRELOAD.sub("", lighter), out)
         if lighter != text:
             page.write_text(lighter, encoding="utf-8")
     for leftover in (out / "_static" / "scripts").glob("fontawesome.js*"):
@@ -295,5 +509,8 @@ def setup(app: Sphinx) -> dict:
     app.connect("config-inited", set_theme_defaults)
     app.connect("html-page-context", keep_scripts_once, priority=900)
     app.connect("html-page-context", describe_page)
-    app.connect("build-finished", lighten_pages)
+    # After the theme has made its launch buttons (priority 501).
+    app.connect("html-page-context", launch_links, priority=600)
+    # After the theme has rewritten pygments.css for light and dark mode.
+    app.connect("build-finished", lighten_pages, priority=900)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,40 +1,58 @@
-// Wide tables, equations and figures scroll sideways on a narrow screen. Fade
-// the edge on the side where more is hidden, so a reader sees there is more.
-// A figure only a little wider than its box shrinks to fit instead: its text
-// stays legible (at least 1 / FIT of its size) and nothing needs scrolling.
+// Wide tables, code and printed tables scroll sideways on a narrow screen.
+// Fade the edge on the side where more is hidden, so a reader sees there is
+// more. A display formula too wide even after breaking into lines (see
+// _ext/book_math.py: an aligned block does not break, nor does a matrix) is
+// first set smaller, down to SMALLEST of its size, to fit. Boxes are looked
+// at only when they come near the screen, not all at once when the page
+// loads.
 (() => {
   const SELECTOR = ".pst-scrollable-table-container, div.math > .katex-display, " +
-    ".figure-scroll, .d2l-source pre, div.cell_input pre, " +
-    "div.tag_scroll-output div.cell_output pre";
-  const FIT = 1.15;
+    ".d2l-source pre, div.cell_input pre, div.tag_scroll-output div.cell_output pre";
+  const SMALLEST = 0.75;
   const mark = (box) => {
     const hidden = box.scrollWidth - box.clientWidth;
     box.classList.toggle("more-right", hidden > 1 && box.scrollLeft < hidden - 1);
     box.classList.toggle("more-left", hidden > 1 && box.scrollLeft > 1);
   };
-  const fit = (img) => {
-    const box = img.parentElement;
-    const style = getComputedStyle(img);
-    const natural = img.naturalWidth + parseFloat(style.paddingLeft) +
-      parseFloat(style.paddingRight) + parseFloat(style.borderLeftWidth) +
-      parseFloat(style.borderRightWidth);
-    const room = box.clientWidth;
-    img.classList.toggle("fits-by-shrinking",
-      natural > room && natural <= FIT * room);
+  const fit = (box) => {
+    box.style.fontSize = "";
+    let scale = 1;
+    // Smaller type may break into lines differently: measure again.
+    for (let tries = 0; tries < 3 && box.scrollWidth > box.clientWidth + 1 &&
+      scale > SMALLEST; tries++) {
+      scale = Math.max(SMALLEST, scale * box.clientWidth / box.scrollWidth - 0.005);
+      box.style.fontSize = `${scale}em`;
+    }
+  };
+  const look = (box) => {
+    if (box.clientWidth === 0) return;  // hidden, as in a closed solution
+    if (box.matches("div.math > .katex-display")) fit(box);
     mark(box);
   };
-  const fitAll = () => document.querySelectorAll(".figure-scroll > img").forEach(fit);
-  const markAll = () => document.querySelectorAll(SELECTOR).forEach(mark);
+  const near = new Set();
+  const watcher = new IntersectionObserver((entries) => {
+    for (const { target, isIntersecting } of entries) {
+      if (isIntersecting) {
+        near.add(target);
+        look(target);
+      } else {
+        near.delete(target);
+      }
+    }
+  }, { rootMargin: "400px 0px" });
+  document.querySelectorAll(SELECTOR).forEach((box) => watcher.observe(box));
   document.addEventListener("scroll", (event) => {
     if (event.target instanceof Element && event.target.matches(SELECTOR)) mark(event.target);
   }, true);
-  // A control's figure changes with its sliders: fit each new one.
-  document.addEventListener("load", (event) => {
-    if (event.target instanceof HTMLImageElement &&
-        event.target.parentElement.classList.contains("figure-scroll")) fit(event.target);
-  }, true);
-  window.addEventListener("resize", () => { fitAll(); markAll(); });
-  window.addEventListener("load", () => { fitAll(); markAll(); });
+  const lookAgain = () => near.forEach(look);
+  // A listing or a solution opened: what it holds gets a width.
+  document.addEventListener("toggle", lookAgain, true);
+  document.addEventListener("click", (event) => {
+    if (event.target instanceof Element && event.target.closest(".toggle-button, .admonition-title")) {
+      requestAnimationFrame(lookAgain);
+    }
+  });
+  window.addEventListener("resize", lookAgain);
   // Widths change once the formulas' fonts arrive.
-  document.fonts.ready.then(markAll);
+  document.fonts.ready.then(lookAgain);
 })();

@@ -12,14 +12,22 @@
   const image = root.querySelector("img.d2l-control-frame");
   const status = root.querySelector(".d2l-control-status");
 
-  function fail(message) {
-    status.textContent = message;
+  // What the reader is told while the figures for the other values arrive,
+  // and if they cannot: the figure shown stays the one for the starting
+  // values, and the sliders stay still.
+  const STILL = " The figure shown is for the starting values; the sliders cannot move it.";
+  function fail(message, error) {
+    status.textContent = message + STILL;
     root.dataset.ready = "failed";
+    if (error) console.warn("d2l control " + root.id + ":", error);
   }
   if (typeof DecompressionStream === "undefined") {
-    fail("This browser cannot unpack the other figures; the one shown is for the starting values.");
+    fail("This browser is too old to unpack the figures for the other values " +
+      "(Chrome 80, Firefox 113 or Safari 16.4 can).");
     return;
   }
+  status.textContent = "Loading the figures for the other values\u2026";
+  root.dataset.ready = "loading";
   // In a notebook the data sits in the control. The built book moves it to a
   // script file of its own (see _ext/book_pages.py), fetched when the control
   // comes near the screen, so that it never holds up the page.
@@ -72,6 +80,7 @@
     status.textContent = "";
     root.dataset.ready = "true";
   }).catch((error) => {
-    fail("The other figures could not be unpacked: " + error);
+    fail("The figures for the other values could not be loaded: reload the " +
+      "page to try again, or run the notebook.", error);
   });
 })(document.currentScript);

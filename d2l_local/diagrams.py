@@ -1,12 +1,17 @@
-"""Explanatory figures drawn from code (pages "Comparing CNNs, RNNs and
-Self-Attention", "Sinusoidal Positional Encoding" and "Relative Positional
-Information").
+"""Explanatory figures drawn from code (pages "Self-Attention", "Comparing
+CNNs, RNNs and Self-Attention", "Sinusoidal Positional Encoding", "Relative
+Positional Information" and "Relative Positions in Today's Models").
 
-``show_architectures`` draws a CNN, an RNN and self-attention over the same
-tokens; ``show_bits_and_encoding`` puts binary counting beside the
-sinusoidal table; ``show_rotation`` draws one column pair l of the table on
+``show_self_attention`` draws every output of self-attention computed from
+every input; ``show_architectures`` draws a CNN, an RNN and self-attention
+over the same tokens; ``show_bits_and_encoding`` puts binary counting beside
+the sinusoidal table; ``show_rotation`` draws one column pair l of the table on
 the unit circle and the rotation by delta * w_l that moves position i to
-i + delta.
+i + delta; ``show_sequences`` draws token sequences as rows of boxes;
+``show_position_hooks`` marks where each variant of
+``relative_family`` brings in position, read from the hooks it overrides.
+
+Each is narrow enough that a phone shows it whole with text of 9 px or more.
 """
 
 from __future__ import annotations
@@ -22,8 +27,16 @@ from . import checks
 from .plotting import use_svg_display
 from .positional_encoding import sinusoidal_encoding
 from .relative import frequencies
+from .relative_family import PositionalSelfAttention
 
-__all__ = ["show_architectures", "show_bits_and_encoding", "show_rotation"]
+__all__ = [
+    "show_architectures",
+    "show_bits_and_encoding",
+    "show_position_hooks",
+    "show_rotation",
+    "show_self_attention",
+    "show_sequences",
+]
 
 
 def _nodes(ax, xs, y, labels=None, color="white", edge="black"):
@@ -60,17 +73,19 @@ def _edge(ax, start, end, color="0.55", width=1.0):
 
 
 def show_architectures(
-    n: int = 5, figsize: tuple[float, float] = (9, 3.2)
+    n: int = 5, figsize: tuple[float, float] = (4.2, 6.4)
 ) -> None:
     """A two-layer CNN (kernel 3), an RNN chain and all-to-all self-attention
-    over x_0..x_{n-1}.
+    over x_0..x_{n-1}, one above the other (narrow enough for a phone).
 
     In the CNN the receptive field of the top middle unit is drawn in colour:
     with n = 5 it reaches x_0 and x_4.
     """
     n = checks.positive_int("n", n)
     use_svg_display()
-    fig, axes = plt.subplots(1, 3, figsize=figsize)
+    fig, axes = plt.subplots(
+        3, 1, figsize=figsize, gridspec_kw={"height_ratios": [3.2, 2.2, 2.2]}
+    )
     xs = list(range(n))
     labels = [f"$x_{{{i}}}$" for i in xs]
     middle, hot = n // 2, "tab:red"
@@ -106,12 +121,7 @@ def show_architectures(
     _nodes(rnn, xs, 0, labels, color="#fde0dd")
     _nodes(rnn, xs, 1)
     rnn.set_title("RNN")
-    # Self-attention: every output looks at every input.
-    for target in xs:
-        for source in xs:
-            _edge(attention, (source, 0), (target, 1), "0.6", 0.7)
-    _nodes(attention, xs, 0, labels, color="#fde0dd")
-    _nodes(attention, xs, 1)
+    _attention_panel(attention, n)
     attention.set_title("self-attention")
     for ax, top in zip(axes, (2, 1, 1)):
         ax.set_xlim(-0.6, n - 0.4)
@@ -121,14 +131,55 @@ def show_architectures(
     fig.tight_layout()
 
 
+def _attention_panel(
+    ax, n: int, query: int | None = None, top: float = 1
+) -> None:
+    """Self-attention over x_0..x_{n-1}: an edge from every input (bottom)
+    to every output (at height ``top``); those into output ``query`` in
+    colour and the outputs labelled when a query is given."""
+    xs = list(range(n))
+    for target in xs:
+        for source in xs:
+            into_query = query is not None and target == query
+            _edge(
+                ax,
+                (source, 0),
+                (target, top),
+                "tab:red" if into_query else "0.75" if query is not None else "0.6",
+                1.4 if into_query else 0.7,
+            )
+    _nodes(ax, xs, 0, [f"$x_{{{i}}}$" for i in xs], color="#fde0dd")
+    _nodes(ax, xs, top, [f"$y_{{{i}}}$" for i in xs] if query is not None else None)
+
+
+def show_self_attention(
+    n: int = 5, query: int = 2, figsize: tuple[float, float] = (3.6, 2.8)
+) -> None:
+    """Self-attention over x_0..x_{n-1} (page "Self-Attention"): every output
+    y_i is computed from every input x_j; the edges into y_query are in
+    colour."""
+    n = checks.positive_int("n", n)
+    if not 0 <= query < n:
+        raise ValueError(f"query must lie in [0, {n - 1}], got {query}")
+    use_svg_display()
+    fig, ax = plt.subplots(figsize=figsize)
+    _attention_panel(ax, n, query, top=1.8)
+    ax.text(-0.75, 0, "inputs", ha="right", va="center", fontsize=11)
+    ax.text(-0.75, 1.8, "outputs", ha="right", va="center", fontsize=11)
+    ax.set_xlim(-0.6, n - 0.4)
+    ax.set_ylim(-0.6, 2.4)
+    ax.set_aspect("equal")
+    ax.axis("off")
+
+
 def show_bits_and_encoding(
     num_rows: int = 60,
     num_bits: int = 6,
     num_hiddens: int = 32,
-    figsize: tuple[float, float] = (7, 4),
+    figsize: tuple[float, float] = (5.2, 3.8),
 ) -> None:
-    """Binary digits of 0..num_rows-1 (lowest bit first) beside the
-    sinusoidal table."""
+    """Binary digits of 0..num_rows-1 (lowest bit first, each column
+    labelled with its place value) beside the sinusoidal table."""
     num_rows = checks.positive_int("num_rows", num_rows)
     num_bits = checks.positive_int("num_bits", num_bits)
     if num_rows > 2**num_bits:
@@ -140,17 +191,21 @@ def show_bits_and_encoding(
     P = sinusoidal_encoding(num_rows, num_hiddens).numpy()
     use_svg_display()
     fig, (left, right) = plt.subplots(
-        1, 2, figsize=figsize, gridspec_kw={"width_ratios": [1, 2.5]}
+        1, 2, figsize=figsize, gridspec_kw={"width_ratios": [1, 2.2]}
     )
     left.imshow(bits, cmap="Greys", aspect="auto", interpolation="nearest")
-    left.set_xticks(range(num_bits), [f"$2^{b}$" for b in range(num_bits)])
-    left.set_title("bits of the row number")
-    left.set_xlabel("Bit (lowest first)")
+    # Place values as plain text: superscripts (2^b) would be set at 70% of
+    # the labels' size, too small on a phone.
+    left.set_xticks(
+        range(num_bits), [str(2**b) for b in range(num_bits)], rotation=90
+    )
+    left.set_title("bits of the\nrow number", fontsize=11)
+    left.set_xlabel("Bit (place value)")
     left.set_ylabel("Row (position)")
     image = right.imshow(
         P, cmap="RdBu", vmin=-1, vmax=1, aspect="auto", interpolation="nearest"
     )
-    right.set_title(f"sinusoidal encoding, d = {num_hiddens}")
+    right.set_title(f"sinusoidal encoding,\nd = {num_hiddens}", fontsize=11)
     right.set_xlabel("Column (encoding dimension)")
     fig.colorbar(image, ax=right, shrink=0.8)
 
@@ -245,3 +300,109 @@ def show_rotation(
     ax.set_ylim(-1.25, 1.25)
     ax.set_aspect("equal")
     ax.legend(loc="lower left", fontsize=8)
+
+
+# The hooks of PositionalSelfAttention through which a variant brings in
+# position, and how the figure names them.
+POSITION_HOOKS = {
+    "add_positions": "added to\nthe input",
+    "rotate": "rotates\nq and k",
+    "position_scores": "added to\nthe scores",
+    "position_values": "added to\nthe values",
+}
+
+
+def show_position_hooks(
+    variants: dict[str, type], figsize: tuple[float, float] = (4.2, 3.2)
+) -> None:
+    """One row per variant (name -> subclass of PositionalSelfAttention), a
+    dot under each hook it overrides (page "Relative Positions in Today's
+    Models"): where the variant brings in position."""
+    for name, variant in variants.items():
+        if not (
+            isinstance(variant, type)
+            and issubclass(variant, PositionalSelfAttention)
+        ):
+            raise TypeError(
+                f"variants must map names to PositionalSelfAttention "
+                f"subclasses, got {variant!r} for {name!r}"
+            )
+    use_svg_display()
+    fig, ax = plt.subplots(figsize=figsize)
+    names = list(variants)
+    for row, name in enumerate(names):
+        for column, hook in enumerate(POSITION_HOOKS):
+            used = getattr(variants[name], hook) is not getattr(
+                PositionalSelfAttention, hook
+            )
+            ax.scatter(
+                [column],
+                [row],
+                s=90 if used else 12,
+                color="tab:red" if used else "0.8",
+                zorder=3,
+            )
+    ax.set_xticks(range(len(POSITION_HOOKS)), list(POSITION_HOOKS.values()))
+    ax.xaxis.tick_top()
+    ax.set_yticks(range(len(names)), names)
+    ax.set_xlim(-0.5, len(POSITION_HOOKS) - 0.5)
+    ax.set_ylim(len(names) - 0.5, -0.5)
+    ax.grid(color="0.92")
+    ax.tick_params(length=0)
+    for side in ax.spines.values():
+        side.set_visible(False)
+
+
+def show_sequences(
+    sequences,
+    captions: list[str],
+    names: dict[int, str],
+    figsize: tuple[float, float] = (4.4, 1.7),
+) -> None:
+    """Token sequences, one row of boxes each, with a caption to the right
+    of each row (page "Does the Model Need Position? An Experiment"). The
+    tokens in ``names`` (id -> name) are drawn in colour with their names,
+    the others in grey with their ids; positions are numbered on top."""
+    rows = [list(map(int, sequence)) for sequence in sequences]
+    if not rows or len(rows) != len(captions):
+        raise ValueError(
+            "sequences and captions must be non-empty and match: "
+            f"{len(rows)} sequences, {len(captions)} captions"
+        )
+    if len({len(row) for row in rows}) != 1:
+        raise ValueError("sequences must all have the same length")
+    colours = dict(zip(names, ["tab:blue", "tab:orange", "tab:green"]))
+    use_svg_display()
+    fig, ax = plt.subplots(figsize=figsize)
+    length = len(rows[0])
+    for r, (row, caption) in enumerate(zip(rows, captions)):
+        y = -1.2 * r
+        for x, token in enumerate(row):
+            named = token in names
+            ax.add_patch(
+                plt.Rectangle(
+                    (x - 0.42, y - 0.42),
+                    0.84,
+                    0.84,
+                    facecolor=colours.get(token, "0.92"),
+                    edgecolor="0.4",
+                )
+            )
+            ax.text(
+                x,
+                y,
+                names[token] if named else str(token),
+                ha="center",
+                va="center",
+                fontsize=12 if named else 10,
+                color="white" if named else "0.3",
+                fontweight="bold" if named else "normal",
+            )
+        ax.text(length - 0.2, y, caption, va="center", fontsize=10)
+    for x in range(length):
+        ax.text(x, 0.65, str(x), ha="center", fontsize=9, color="0.4")
+    ax.text(-0.6, 0.65, "position", ha="right", fontsize=9, color="0.4")
+    ax.set_xlim(-0.6, length + 2.6)
+    ax.set_ylim(-1.2 * (len(rows) - 1) - 0.6, 1.0)
+    ax.set_aspect("equal")
+    ax.axis("off")

@@ -52,7 +52,12 @@ _STYLE = (
     ".d2l-control-row{display:flex;align-items:center;gap:.6em;margin:.25em 0}"
     ".d2l-control-row label{min-width:9em;margin:0}"
     ".d2l-control-row output{font-weight:600;min-width:7ch;text-align:right}"
-    ".d2l-control-frame{display:block;max-width:100%;height:auto;margin-top:.4em}"
+    ".d2l-control-figure{container-type:inline-size;margin-top:.4em}"
+    ".d2l-control-frame{display:block;max-width:100%;height:auto}"
+)
+# An SVG figure's size in points, as matplotlib writes it.
+_SVG_SIZE = re.compile(
+    r'<svg[^>]*?width="([0-9.]+)pt"[^>]*?height="([0-9.]+)pt"'
 )
 
 
@@ -254,7 +259,10 @@ class Controls:
             # does not trust.
             "<noscript>The sliders move where this output's script may run: "
             "run the cell, or open the book's web page.</noscript></p>"
+            + f'<div class="d2l-control-figure" '
+            f'style="min-height:{_tallest(frames)}">'
             + _img_tag(self.frames[self.start], self.alts[self.start])
+            + "</div>"
             + '<script type="application/json" class="d2l-control-data">'
             f"{data}</script>"
             f"<script>{_SCRIPT}</script></div>"
@@ -274,6 +282,28 @@ class Controls:
             "text/html": self.to_html(),
             "application/vnd.jupyter.widget-view+json": view,
         }
+
+
+def _tallest(frames: Sequence[str]) -> str:
+    """A CSS height as tall as the tallest of the SVG ``frames`` shown at
+    the width of their box (``100cqw``: each is shown at its own width, or
+    narrower where the box is narrower), so that the text after a control
+    stays in place whichever figure it shows."""
+    sizes = set()
+    for svg in frames:
+        match = _SVG_SIZE.search(svg)
+        if match is None:
+            raise ValueError("a control's figure must be an SVG with a size")
+        width, height = (float(points) * 4 / 3 for points in match.groups())
+        sizes.add((round(width, 1), round(height / width, 4)))
+    heights = [
+        f"min(100cqw,{width}px)*{ratio}" for width, ratio in sorted(sizes)
+    ]
+    return (
+        f"max({','.join(heights)})"
+        if len(heights) > 1
+        else (f"calc({heights[0]})")
+    )
 
 
 def _alt_text(alt: Callable[..., str], values: tuple) -> str:

@@ -154,6 +154,23 @@ BAD_INPUTS = {
         ValueError,
         r"j must lie in \[0, 15\] for num_hiddens=32, got 16",
     ),
+    "query outside the tokens": (
+        lambda: diagrams.show_self_attention(n=5, query=5),
+        ValueError,
+        r"query must lie in \[0, 4\], got 5",
+    ),
+    "a variant that is not a layer class": (
+        lambda: diagrams.show_position_hooks({"x": int}),
+        TypeError,
+        r"variants must map names to PositionalSelfAttention subclasses, "
+        r"got <class 'int'> for 'x'",
+    ),
+    "a sequence without a caption": (
+        lambda: diagrams.show_sequences([[0, 1]], [], {0: "A"}),
+        ValueError,
+        r"sequences and captions must be non-empty and match: "
+        r"1 sequences, 0 captions",
+    ),
     "input of the wrong width": (
         lambda: d2l.PositionalEncoding(8, 0.0)(x(1, 5, 7)),
         ValueError,

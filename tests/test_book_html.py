@@ -222,7 +222,10 @@ def test_textbook_citations_for_intra_attention_and_path_length():
 def test_chapter_ends_with_summary_and_exercises_with_running_solutions(name):
     page = _page(name)
     headings = [
-        h.get_text(" ", strip=True).rstrip("#").strip()
+        # without its number ("3.6. Summary")
+        re.sub(r"^[\d.]+\s*", "", h.get_text(" ", strip=True))
+        .rstrip("#")
+        .strip()
         for h in page.select("article.bd-article section > h2")
     ]
     assert headings[-2:] == ["Summary", "Exercises"], headings
@@ -234,3 +237,122 @@ def test_chapter_ends_with_summary_and_exercises_with_running_solutions(name):
         assert solution.select("div.cell div.cell_output"), (
             "a solution without code that ran in the build"
         )
+
+
+def _chapter_numbers() -> dict[str, int]:
+    """Each chapter's number: its place in _toc.yml (numbered there)."""
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    assert toc.get("options", {}).get("numbered"), "the chapters are numbered"
+    files = [entry["file"] for entry in toc["chapters"]]
+    return {
+        name: files.index(f"chapters/{name}") + 1
+        for name in CHAPTERS
+        if f"chapters/{name}" in files
+    }
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_figures_equations_and_exercises_are_numbered_per_chapter(name):
+    """As in d2l, a reader landing on a page knows where they are: the
+    figures of chapter 3 are Fig. 3.1, 3.2, ..., its equations (3.1), ...,
+    its exercises Exercise 3.1, ..., each counted from 1 on the page."""
+    chapter = _chapter_numbers()[name]
+    page = _page(name)
+    captions = [
+        span.get_text(" ", strip=True)
+        for span in page.select("article span.caption-number")
+    ]
+    for kind in ("Fig.", "Exercise"):
+        numbers = [c for c in captions if c.startswith(kind)]
+        expected = [
+            f"{kind} {chapter}.{k}" for k in range(1, len(numbers) + 1)
+        ]
+        assert numbers == expected, (kind, numbers)
+    equations = [
+        span.find(string=True).strip()
+        for span in page.select("article div.math span.eqno")
+    ]
+    assert equations == [
+        f"({chapter}.{k})" for k in range(1, len(equations) + 1)
+    ]
+    title = page.select_one("article.bd-article h1").get_text(" ", strip=True)
+    assert title.startswith(f"{chapter}. "), title
+
+
+def test_reference_list_labels_read_as_the_citations_do():
+    """The pages cite "Vaswani et al., 2017"; the reference list labels
+    that entry the same way, so that a reader can find it."""
+    cited = set()
+    pages = [_page(name) for name in CHAPTERS] + [
+        BeautifulSoup((HTML / "intro.html").read_text(), "html.parser")
+    ]
+    for page in pages:
+        for citation in page.select("span.bibtex-citation"):
+            text = " ".join(citation.get_text().split())
+            if text.startswith("["):  # {cite:p}: "[Cheng et al., 2016, ...]"
+                cited.update(
+                    " ".join(a.get_text().split())
+                    for a in citation.select("a")
+                )
+            else:  # {cite:t}: "Kazemnejad [2019]"
+                for who, year in re.findall(r"([^\[\]]+?) \[([^\]]+)\]", text):
+                    cited.add(f"{who.strip(' ,')}, {year}")
+    page = BeautifulSoup(
+        (HTML / "bibliography.html").read_text(), "html.parser"
+    )
+    labels = {
+        " ".join(label.get_text().strip("[] ").split())
+        for label in page.select("div.citation span.label")
+    }
+    assert cited and labels == cited, (
+        f"labels no page cites: {sorted(labels - cited)[:5]}; "
+        f"citations with no label: {sorted(cited - labels)[:5]}"
+    )
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_chapter_opens_with_labelled_links_to_run_it_and_report_a_problem(
+    name,
+):
+    """Under the title, visible and labelled: Open in Colab, Open in Binder
+    and Report a problem (the repository's issues), all from repository.url
+    in _config.yml."""
+    config = yaml.safe_load((ROOT / "_config.yml").read_text())
+    url = config["repository"]["url"]
+    page = _page(name)
+    bar = page.select_one("article.bd-article h1 + nav.book-launch")
+    assert bar is not None, "no launch links under the title"
+    links = {a.get_text(strip=True): a["href"] for a in bar.select("a")}
+    assert set(links) == {
+        "Open in Colab",
+        "Open in Binder",
+        "Report a problem",
+    }
+    assert links["Open in Colab"].startswith(
+        "https://colab.research.google.com/github/"
+    ) and links["Open in Colab"].endswith(f"chapters/{name}.ipynb")
+    assert links["Open in Binder"].startswith("https://mybinder.org/v2/gh/")
+    assert links["Report a problem"].startswith(f"{url}/issues/new")
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_library_listings_start_collapsed_behind_what_they_are(name):
+    """Library code (d2l.show_source) starts closed, behind "Library code:
+    PositionalEncoding, 24 lines"."""
+    listings = _page(name).select("div.d2l-source")
+    for listing in listings:
+        details = listing.find_parent("details")
+        assert details is not None and not details.has_attr("open")
+        summary = details.find("summary").get_text(" ", strip=True)
+        names = [n.rsplit(".", 1)[-1] for n in listing["data-source"].split()]
+        lines = listing.select_one("pre").get_text().strip("\n").count("\n")
+        assert summary == (
+            f"Library code: {', '.join(names)}, {lines + 1} lines"
+        ), summary
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_setup_bar_says_it_is_the_colab_setup(name):
+    summary = _page(name).select_one("div.tag_hide-cell details summary")
+    assert summary is not None, "the setup cell is not hidden"
+    assert "Colab setup" in summary.get_text(" ", strip=True)

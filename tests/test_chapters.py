@@ -243,10 +243,25 @@ def test_setup_cell_tool_detects_and_rewrites_a_stale_cell(tmp_path):
     text = page.read_text()
     assert 'BOOK_REPOSITORY = "https://example.org/new"' in text
     assert (
-        ":tags: [hide-cell]" in text
+        setup_cell.SETUP_HEADER in text
         and "print('body')" in text
         and "old" not in text
     )
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
+def test_setup_cell_is_hidden_behind_a_bar_that_names_it(source):
+    """The book hides the setup cell behind a bar; the bar says that it is
+    the Colab setup, not "Show code cell content"."""
+    first = next(
+        cell
+        for cell in jupytext.read(source).cells
+        if cell.cell_type == "code"
+    )
+    assert "hide-cell" in first.metadata.get("tags", [])
+    prompts = first.metadata.get("mystnb", {})
+    for key in ("code_prompt_show", "code_prompt_hide"):
+        assert "Colab setup" in prompts.get(key, ""), (source.name, key)
 
 
 @pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)

@@ -1,8 +1,25 @@
+import re
+
 import numpy as np
 import pytest
+import torch
 from matplotlib import pyplot as plt
 
-from d2l_local import diagrams
+from d2l_local import diagrams, relative_family
+from d2l_local.widgets import render_svg
+
+# A phone 390 px wide shows a figure at most this many CSS pixels wide.
+PHONE_COLUMN_PX = 342
+
+
+def smallest_text_on_a_phone(svg: str) -> float:
+    """The smallest text of an SVG figure in CSS pixels, shown as the book
+    shows it on a phone: at its own size (1 pt = 4/3 px), or narrower to
+    fit the text column."""
+    width = float(re.search(r'width="([0-9.]+)pt"', svg).group(1))
+    sizes = re.findall(r"font(?:-size)?: ?(?:[a-z]+ )*([0-9.]+)px", svg)
+    shown = min(PHONE_COLUMN_PX, width * 4 / 3)
+    return min(float(size) for size in sizes) * shown / width
 
 
 def test_architectures_draw_three_panels_with_token_labels():
@@ -20,6 +37,72 @@ def test_architectures_draw_three_panels_with_token_labels():
         t for t in axes[2].texts if getattr(t, "arrow_patch", None) is not None
     ]
     assert len(arrows) == 25
+
+
+def test_self_attention_colours_the_edges_into_the_query():
+    diagrams.show_self_attention(n=4, query=2)
+    ax = plt.gca()
+    arrows = [t for t in ax.texts if getattr(t, "arrow_patch", None)]
+    red = [
+        a
+        for a in arrows
+        if a.arrow_patch.get_edgecolor()[0] > 0.7
+        and a.arrow_patch.get_edgecolor()[1] < 0.5
+    ]
+    assert len(arrows) == 16 and len(red) == 4
+    labels = {t.get_text() for t in ax.texts}
+    assert {"$x_0$", "$x_3$", "$y_2$", "inputs", "outputs"} <= labels
+
+
+def test_position_hooks_mark_what_each_class_overrides():
+    diagrams.show_position_hooks(relative_family.VARIANTS)
+    marks = [c.get_sizes()[0] > 50 for c in plt.gca().collections]
+    # rows: the variants in order; columns: the four hooks
+    table = [marks[4 * r : 4 * r + 4] for r in range(7)]
+    assert table == [
+        [True, False, False, False],  # absolute sinusoidal
+        [False, False, True, True],  # Shaw et al.
+        [False, False, True, False],  # Transformer-XL
+        [False, False, True, False],  # T5 bias
+        [False, False, True, False],  # ALiBi
+        [False, True, False, False],  # RoPE
+        [False, False, False, False],  # NoPE
+    ]
+
+
+def test_sequences_name_the_named_tokens_and_caption_each_row():
+    diagrams.show_sequences(
+        [[2, 0, 1], [2, 1, 0]], ["label 1", "label 0"], {0: "A", 1: "B"}
+    )
+    texts = [t.get_text() for t in plt.gca().texts]
+    assert texts.count("A") == 2 and texts.count("B") == 2
+    assert "label 1" in texts and "label 0" in texts and "2" in texts
+
+
+@pytest.mark.parametrize(
+    "draw",
+    [
+        lambda: diagrams.show_self_attention(),
+        lambda: diagrams.show_architectures(5),
+        lambda: diagrams.show_bits_and_encoding(),
+        lambda: diagrams.show_rotation(5, 3, 2, 32),
+        lambda: diagrams.show_position_hooks(relative_family.VARIANTS),
+        lambda: diagrams.show_sequences(
+            [torch.arange(8)], ["label 1"], {0: "A", 1: "B"}
+        ),
+    ],
+    ids=[
+        "self-attention",
+        "architectures",
+        "bits",
+        "rotation",
+        "hooks",
+        "sequences",
+    ],
+)
+def test_diagrams_are_legible_on_a_phone(draw):
+    """Shown whole in a phone's text column, no text under 9 px."""
+    assert smallest_text_on_a_phone(render_svg(draw)) >= 9
 
 
 def test_bits_panel_counts_in_binary():

@@ -63,3 +63,35 @@ def test_every_chapter_is_reachable_from_the_first(visit, size):
         "Exercises, with Solutions that Run",
     ):
         assert navigation.get_by_role("link", name=title).is_visible(), title
+
+
+def test_page_contents_close_on_a_tapped_section_which_then_shows(visit):
+    """On a phone the page's contents open over the page; tapping a section
+    closes them and shows that section, under the header."""
+    page = open_at(visit, PHONE)
+    dialog = page.locator("#pst-secondary-sidebar-modal")
+    page.get_by_role("button", name="Toggle secondary sidebar").click()
+    assert dialog.evaluate("d => d.open")
+    dialog.get_by_role("link", name="Masking made visible").click()
+    page.wait_for_timeout(300)
+    assert not dialog.evaluate("d => d.open"), "the contents stay open"
+    heading = page.get_by_role("heading", name="Masking made visible")
+    box = heading.bounding_box()
+    header = page.locator("header.bd-header").bounding_box()
+    assert header["y"] + header["height"] <= box["y"] + 1, box
+    assert box["y"] + box["height"] <= PHONE["height"], box
+
+
+@pytest.mark.parametrize("after_a_tap", [False, True])
+def test_escape_closes_the_page_contents(visit, after_a_tap):
+    page = open_at(visit, PHONE)
+    dialog = page.locator("#pst-secondary-sidebar-modal")
+    button = page.get_by_role("button", name="Toggle secondary sidebar")
+    if after_a_tap:  # a tapped section moves the focus out of the dialog
+        button.click()
+        dialog.get_by_role("link", name="Summary").click()
+        page.wait_for_timeout(300)
+    button.click()
+    assert dialog.evaluate("d => d.open")
+    page.keyboard.press("Escape")
+    assert not dialog.evaluate("d => d.open")

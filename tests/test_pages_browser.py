@@ -24,6 +24,19 @@ def wait_for_math(page) -> None:
     page.evaluate("() => document.fonts.ready.then(() => true)")
 
 
+def scroll_through(page) -> None:
+    """Scroll the page from top to bottom and back, as a reader does: what
+    is set only when it nears the screen (scroll cues, formulas fitted to
+    the width, a control's figures) is then set everywhere."""
+    height = page.evaluate("document.documentElement.scrollHeight")
+    step = page.viewport_size["height"]
+    for y in range(0, height + step, step):
+        page.evaluate(f"window.scrollTo(0, {y})")
+        page.wait_for_timeout(20)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.wait_for_timeout(100)
+
+
 def test_the_book_has_the_pages_of_the_toc():
     assert "chapters/self_attention.html" in PAGES and len(PAGES) >= 8
 
@@ -32,7 +45,12 @@ def test_the_book_has_the_pages_of_the_toc():
 def test_page_works_offline(visit, path):
     page = visit.goto(path)
     wait_for_math(page)
+    scroll_through(page)  # figures load as they near the screen
+    page.wait_for_function("""() => [...document.images].every(
+        (img) => img.complete || !img.checkVisibility())""")
+    # (a lazy image out of sight, such as a closed menu's logo, waits)
     broken = page.evaluate("""() => Array.from(document.images)
+        .filter(img => img.loading !== 'lazy' || img.checkVisibility())
         .filter(img => !(img.complete && img.naturalWidth > 0))
         .map(img => img.currentSrc || img.src)""")
     assert broken == [], f"images that did not load: {broken}"

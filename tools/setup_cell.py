@@ -3,7 +3,9 @@
 The repository URL lives in one place, ``repository.url`` in ``_config.yml``.
 This script renders the setup cell from it and puts it first in every
 chapter's MyST source (``--write``) or fails if one differs (``--check``).
-Run ``make references`` afterwards so the executed notebooks follow.
+The cell is hidden in the book behind a bar that says what it is
+(``SETUP_HEADER``). Run ``make references`` afterwards so the executed
+notebooks follow.
 """
 
 from __future__ import annotations
@@ -39,8 +41,19 @@ if on_colab and importlib.util.find_spec("d2l_local") is None:
             "(pip's last lines are above). Set BOOK_REPOSITORY in this cell "
             "to a copy you can reach, such as your fork, and run it again.")
     importlib.invalidate_caches()"""
+# The cell's options: hidden in the book behind a bar that names it.
+SETUP_HEADER = """\
+---
+tags: [hide-cell]
+mystnb:
+  code_prompt_show: "Colab setup (show the code)"
+  code_prompt_hide: "Colab setup: installs this book's library on Colab"
+---
+"""
 FIRST_CODE_CELL = re.compile(
-    r"(```\{code-cell\}[^\n]*\n(?::[^\n]*\n)*\n?)(.*?)(\n```)", re.S
+    r"(```\{code-cell\}[^\n]*\n)((?:---\n.*?\n---\n|(?::[^\n]*\n)*)\n?)"
+    r"(.*?)(\n```)",
+    re.S,
 )
 
 
@@ -59,8 +72,9 @@ def chapter_sources(root: Path = ROOT) -> list[Path]:
 
 
 def first_code_cell(text: str) -> str | None:
+    """The options and source of the first code cell, as written."""
     match = FIRST_CODE_CELL.search(text)
-    return match.group(2) if match else None
+    return match.group(2) + match.group(3) if match else None
 
 
 def main(argv: list[str] | None = None, root: Path = ROOT) -> int:
@@ -73,7 +87,7 @@ def main(argv: list[str] | None = None, root: Path = ROOT) -> int:
         "--check", action="store_true", help="fail if a setup cell is stale"
     )
     check = parser.parse_args(argv).check
-    wanted, stale = setup_cell(root), []
+    wanted, stale = SETUP_HEADER + setup_cell(root), []
     for path in chapter_sources(root):
         text = path.read_text()
         if first_code_cell(text) == wanted:
@@ -85,7 +99,7 @@ def main(argv: list[str] | None = None, root: Path = ROOT) -> int:
             raise SystemExit(f"{path}: no code cell to hold the setup cell")
         path.write_text(
             FIRST_CODE_CELL.sub(
-                lambda m: m.group(1) + wanted + m.group(3), text, count=1
+                lambda m: m.group(1) + wanted + m.group(4), text, count=1
             )
         )
         print(f"updated {path.relative_to(root)}")
