@@ -51,7 +51,7 @@ def test_self_attention_colours_the_edges_into_the_query():
     ]
     assert len(arrows) == 16 and len(red) == 4
     labels = {t.get_text() for t in ax.texts}
-    assert {"$x_0$", "$x_3$", "$y_2$", "inputs", "outputs"} <= labels
+    assert {"$x_{0}$", "$x_{3}$", "$y_{2}$", "inputs", "outputs"} <= labels
 
 
 def test_position_hooks_mark_what_each_class_overrides():

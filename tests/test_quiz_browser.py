@@ -29,6 +29,7 @@ WITH_CHECKS = [
     "order_experiment",
     "offset_head",
     "relative_family",
+    "real_text",
 ]
 WITHOUT = {"exercises"}
 WIDTHS = {"phone": 390, "desktop": 1280}
