@@ -1,6 +1,7 @@
 """Explanatory figures drawn from code (pages "Self-Attention", "Comparing
 CNNs, RNNs and Self-Attention", "Sinusoidal Positional Encoding", "Relative
-Positional Information" and "Relative Positions in Today's Models").
+Positional Information", "Relative Positions in Today's Models" and
+"Train Short, Test Long").
 
 ``show_self_attention`` draws every output of self-attention computed from
 every input; ``show_architectures`` draws a CNN, an RNN and self-attention
@@ -9,7 +10,9 @@ the sinusoidal table; ``show_rotation`` draws one column pair l of the table on
 the unit circle and the rotation by delta * w_l that moves position i to
 i + delta; ``show_sequences`` draws token sequences as rows of boxes;
 ``show_position_hooks`` marks where each variant of
-``relative_family`` brings in position, read from the hooks it overrides.
+``relative_family`` brings in position, read from the hooks it overrides;
+``show_reading_windows`` draws the two ways page "Train Short, Test Long"
+reads text longer than the training length.
 
 Each is narrow enough that a phone shows it whole with text of 9 px or more.
 """
@@ -145,11 +148,20 @@ def _attention_panel(
                 ax,
                 (source, 0),
                 (target, top),
-                "tab:red" if into_query else "0.75" if query is not None else "0.6",
+                "tab:red"
+                if into_query
+                else "0.75"
+                if query is not None
+                else "0.6",
                 1.4 if into_query else 0.7,
             )
     _nodes(ax, xs, 0, [f"$x_{{{i}}}$" for i in xs], color="#fde0dd")
-    _nodes(ax, xs, top, [f"$y_{{{i}}}$" for i in xs] if query is not None else None)
+    _nodes(
+        ax,
+        xs,
+        top,
+        [f"$y_{{{i}}}$" for i in xs] if query is not None else None,
+    )
 
 
 def show_self_attention(
@@ -405,4 +417,65 @@ def show_sequences(
     ax.set_xlim(-0.6, length + 2.6)
     ax.set_ylim(-1.2 * (len(rows) - 1) - 0.6, 1.0)
     ax.set_aspect("equal")
+    ax.axis("off")
+
+
+def show_reading_windows(
+    num_lengths: int = 2, figsize: tuple[float, float] = (3.6, 2.5)
+) -> None:
+    """How page "Train Short, Test Long" reads held-out text with windows
+    ``num_lengths`` times the training length L: non-overlapping windows
+    score every position; a window sliding by L scores only its last L
+    characters and reads the ones before as context. Both score the same
+    characters, from 0 to 2 * num_lengths * L."""
+    n = checks.positive_int("num_lengths", num_lengths)
+    if not 2 <= n <= 4:
+        raise ValueError(f"num_lengths must lie in [2, 4], got {n}")
+    use_svg_display()
+    fig, ax = plt.subplots(figsize=figsize)
+    scored, context, height = "tab:blue", "0.82", 0.62
+    span = 2 * n  # the scored characters, in units of L
+
+    def bar(y, start, length, colour):
+        ax.add_patch(
+            plt.Rectangle(
+                (start, y - height / 2),
+                length,
+                height,
+                facecolor=colour,
+                edgecolor="white",
+                linewidth=1.5,
+            )
+        )
+
+    for k in range(2):
+        bar(0, k * n, n, scored)
+    ax.text(-n + 1, 0.55, f"non-overlapping windows of {n}L", fontsize=9)
+    for k in range(span):
+        y = -1.6 - 0.8 * k
+        bar(y, k - n + 1, n - 1, context)
+        bar(y, k, 1, scored)
+    ax.text(-n + 1, -1.05, f"a window of {n}L sliding by L", fontsize=9)
+    for x in range(span + 1):
+        ax.text(
+            x,
+            -1.6 - 0.8 * span + 0.2,
+            {0: "0", 1: "L"}.get(x, f"{x}L"),
+            ha="center",
+            va="top",
+            fontsize=9,
+            color="0.3",
+        )
+    ax.plot([], [], "s", color=scored, label="scored")
+    ax.plot([], [], "s", color=context, label="read, not scored")
+    ax.legend(
+        loc="upper center",
+        bbox_to_anchor=(0.5, 0.02),
+        ncol=2,
+        fontsize=9,
+        frameon=False,
+        handletextpad=0.3,
+    )
+    ax.set_xlim(-n + 0.9, span + 0.1)
+    ax.set_ylim(-1.6 - 0.8 * span - 0.35, 1.0)
     ax.axis("off")

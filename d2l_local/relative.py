@@ -127,7 +127,6 @@ def halves_order(num_hiddens: int) -> torch.Tensor:
     )
 
 
-
 class RotaryMultiHeadAttention(MultiHeadAttention):
     """Multi-head attention that rotates each head's queries and keys by
     their positions.

@@ -79,6 +79,21 @@ def test_sequences_name_the_named_tokens_and_caption_each_row():
     assert "label 1" in texts and "label 0" in texts and "2" in texts
 
 
+def test_both_ways_of_reading_score_the_same_characters():
+    diagrams.show_reading_windows(3)
+    blue = {}
+    for patch in plt.gca().patches:
+        if patch.get_facecolor()[0] < 0.5:  # tab:blue, not grey
+            row = round(patch.get_y(), 3)
+            start = patch.get_x()
+            blue.setdefault(row, []).append((start, start + patch.get_width()))
+    top = max(blue)
+    non_overlapping = sorted(blue.pop(top))
+    sliding = sorted(span for spans in blue.values() for span in spans)
+    assert non_overlapping == [(0, 3), (3, 6)]
+    assert sliding == [(k, k + 1) for k in range(6)]
+
+
 @pytest.mark.parametrize(
     "draw",
     [
@@ -90,6 +105,8 @@ def test_sequences_name_the_named_tokens_and_caption_each_row():
         lambda: diagrams.show_sequences(
             [torch.arange(8)], ["label 1"], {0: "A", 1: "B"}
         ),
+        lambda: diagrams.show_reading_windows(2),
+        lambda: diagrams.show_reading_windows(4),
     ],
     ids=[
         "self-attention",
@@ -98,6 +115,8 @@ def test_sequences_name_the_named_tokens_and_caption_each_row():
         "rotation",
         "hooks",
         "sequences",
+        "windows of 2L",
+        "windows of 4L",
     ],
 )
 def test_diagrams_are_legible_on_a_phone(draw):
@@ -141,6 +160,10 @@ def test_rotation_marks_both_positions():
         (
             lambda: diagrams.show_bits_and_encoding(num_rows=60, num_bits=5),
             "num_bits must be at least 6",
+        ),
+        (
+            lambda: diagrams.show_reading_windows(1),
+            r"num_lengths must lie in \[2, 4\], got 1",
         ),
         (
             lambda: diagrams.show_architectures(0),

@@ -206,7 +206,9 @@ def test_the_two_rope_layouts_mixed_are_not_relative():
     torch.manual_seed(1)
     q, k = torch.randn(2, 16, dtype=torch.float64)
     n = 12
-    scores = d2l.rope(q.expand(n, 16)) @ d2l.rope(k.expand(n, 16), layout="half").T
+    scores = (
+        d2l.rope(q.expand(n, 16)) @ d2l.rope(k.expand(n, 16), layout="half").T
+    )
     spread = max(
         (scores.diagonal(o).max() - scores.diagonal(o).min()).item()
         for o in range(-n + 2, n - 1)
