@@ -94,6 +94,16 @@ CONTROLS = {
             Step("offset δ", "Home", ("-8", "4"), ("δ = -8, β = 4",)),
         ],
     ),
+    "text-positions": (
+        "real_text",
+        [
+            Step(
+                "method", "ArrowRight", ("T5 bias",), ("T5 bias",), ("ALiBi",)
+            ),
+            Step("method", "Home", ("sinusoidal",), ("sinusoidal",)),
+            Step("method", "End", ("NoPE",), ("NoPE",), ("sinusoidal",)),
+        ],
+    ),
 }
 
 
