@@ -214,9 +214,12 @@ def keep_punctuation_with_formulas(
             parent.remove(after)
 
 
-# KaTeX's fonts that a page uses, by the classes of its formulas: requested
-# with the stylesheets (preloaded) rather than once the page is laid out,
-# when their arrival moved the text around the formulas (a layout shift).
+# KaTeX's fonts that a page's opening uses (its title and Overview), by the
+# classes of their formulas: requested with the stylesheets (preloaded)
+# rather than once the page is laid out, when their arrival moved the text
+# around the formulas on the first screen (a layout shift). Fonts used only
+# further down load when the page first needs them: preloaded, they took
+# bandwidth from the stylesheets and delayed the first paint of the text.
 FONTS = {
     "KaTeX_Main-Regular": 'class="katex"',
     "KaTeX_Math-Italic": "mathnormal",
@@ -227,18 +230,29 @@ FONTS = {
 }
 
 
+def opening_of(body: str) -> str:
+    """The page's HTML up to the section after its Overview (all of it when
+    it has no Overview)."""
+    overview = body.find('<section id="overview">')
+    if overview < 0:
+        return body
+    after = body.find("<section id=", overview + 1)
+    return body if after < 0 else body[:after]
+
+
 def preload_fonts(
     app: Sphinx, pagename: str, templatename: str, context: dict, doctree
 ) -> None:
     body = context.get("body", "")
     if 'class="katex"' not in body or "pathto" not in context:
         return
+    opening = opening_of(body)
     folder = f"_static/{STATIC}/fonts"
     links = [
         '<link rel="preload" as="font" type="font/woff2" crossorigin '
         f'href="{context["pathto"](f"{folder}/{font}.woff2", 1)}" />'
         for font, mark in FONTS.items()
-        if mark in body
+        if mark in opening
     ]
     context["metatags"] = context.get("metatags", "") + "\n".join([""] + links)
 
