@@ -356,3 +356,35 @@ def test_setup_bar_says_it_is_the_colab_setup(name):
     summary = _page(name).select_one("div.tag_hide-cell details summary")
     assert summary is not None, "the setup cell is not hidden"
     assert "Colab setup" in summary.get_text(" ", strip=True)
+
+
+# Marks of KaTeX's fonts in a formula's HTML (as _ext/book_math.py reads them).
+KATEX_FONTS = {
+    "KaTeX_Main-Regular": "katex",
+    "KaTeX_Math-Italic": "mathnormal",
+    "KaTeX_Main-Bold": "mathbf",
+    "KaTeX_AMS-Regular": "mathbb",
+    "KaTeX_Size1-Regular": "small-op",
+    "KaTeX_Size2-Regular": "large-op",
+}
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_the_fonts_of_the_opening_and_no_others_are_preloaded(name):
+    path = HTML / "chapters" / f"{name}.html"
+    page = BeautifulSoup(path.read_text(), "html.parser")  # formulas kept
+    preloaded = {
+        link["href"].rsplit("/", 1)[1].removesuffix(".woff2")
+        for link in page.select('link[rel="preload"][as="font"]')
+    }
+    overview = page.select_one("section#overview")
+    opening = [page.select_one("h1")] + (
+        [overview] if overview is not None else []
+    )
+    used = {
+        font
+        for font, mark in KATEX_FONTS.items()
+        for part in opening
+        if part.select(f".{mark}")
+    }
+    assert preloaded == used
