@@ -232,7 +232,8 @@ def verdict(accuracies: list[float]) -> str:
 
 def side_of_chance(accuracies: list[float]) -> str:
     """Where a variant's accuracies lie against 0.5, true for every seed:
-    solved, exactly 0.5, all below, all above, or on both sides."""
+    solved, exactly 0.5, all below, all above, or none of these (some seeds
+    at or below 0.5, others at or above it)."""
     if not accuracies:
         raise ValueError("accuracies must hold at least one value")
     if min(accuracies) >= SOLVED:
@@ -243,4 +244,4 @@ def side_of_chance(accuracies: list[float]) -> str:
         return "below 0.5 on every seed: wrong more often than right"
     if min(accuracies) > 0.5:
         return "above 0.5 on every seed, not solved"
-    return "on both sides of 0.5"
+    return "not on one side of 0.5 on every seed"

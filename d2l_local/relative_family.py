@@ -246,8 +246,8 @@ class T5Bias(PositionalSelfAttention):
     added to the scores; a causal layer buckets as T5's decoder does.
 
     Unlike T5, the content scores are divided by sqrt(d_h), as in every
-    variant here, and each layer has its own bias (T5 shares one across its
-    layers).
+    variant here. Each layer has its own bias table; ``decoder.Decoder``
+    shares one among its blocks, as T5 does (``decoder.share_t5_bias``).
     """
 
     def __init__(
@@ -274,10 +274,11 @@ class T5Bias(PositionalSelfAttention):
 
 
 class ALiBi(PositionalSelfAttention):
-    """Press et al. (2022): no parameters; head h (of H = num_heads)
-    subtracts m_h |j - i| from its scores, with slopes m_h = 2^(-8h / H).
+    """Press et al. (2022): no parameters; head r (of h = num_heads)
+    subtracts m_r |j - i| from its scores, with slopes m_r = 2^(-8r / h),
+    the paper's rule for h a power of two (used here for every h).
 
-    The paper's penalty m_h (i - j) is for causal models, where j <= i; the
+    The paper's penalty m_r (i - j) is for causal models, where j <= i; the
     absolute value is the same under a causal mask and extends it
     symmetrically to keys ahead of the query.
     """

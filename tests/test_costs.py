@@ -93,7 +93,7 @@ def test_rnn_and_attention_path_lengths(n):
         assert costs.joining_depth(attention, n) == 1
 
 
-def test_time_layer_returns_a_positive_median():
+def test_time_layer_returns_a_positive_time():
     assert (
         costs.time_layer(
             costs.make_layer("cnn", 4), torch.randn(1, 8, 4), repeats=3

@@ -168,8 +168,9 @@ def test_a_to_b_is_the_offset_of_b_from_a():
         ([0.5, 0.5], "exactly 0.5"),
         ([0.3, 0.49], "below 0.5"),
         ([0.51, 0.9], "above 0.5"),
-        ([0.4, 0.6], "on both sides"),
-        ([0.5, 0.6], "on both sides"),
+        ([0.4, 0.6], "not on one side"),
+        ([0.5, 0.6], "not on one side"),
+        ([0.45, 0.5], "not on one side"),
     ],
 )
 def test_side_of_chance_holds_for_every_seed(accuracies, phrase):
