@@ -17,6 +17,7 @@ import nbformat
 import pytest
 from bs4 import BeautifulSoup
 from nbclient import NotebookClient
+from nbclient.exceptions import CellExecutionError
 
 from conftest import ROOT, unpack_control
 
@@ -64,12 +65,17 @@ def test_chapter_runs_with_colabs_ipywidgets(monkeypatch, name):
         if cell.cell_type == "code":
             cell.outputs = []
     notebook.cells = [nbformat.v4.new_code_cell(VERSION), *notebook.cells]
-    NotebookClient(
-        notebook,
-        timeout=600,
-        kernel_name="python3",
-        resources={"metadata": {"path": str(ROOT / "chapters")}},
-    ).execute()
+    try:
+        NotebookClient(
+            notebook,
+            timeout=600,
+            kernel_name="python3",
+            resources={"metadata": {"path": str(ROOT / "chapters")}},
+        ).execute()
+    except CellExecutionError as error:
+        # The exception's own text is a long listing of the cell; CI shows
+        # only the end of a failure, so name what was raised first.
+        pytest.fail(f"{name}: a cell raised {error.ename}: {error.evalue}")
     assert notebook.cells[0].outputs[0]["text"] == "7.7.1"
     assert _self_check_outputs(notebook) == reference_checks
     state = notebook.metadata.get("widgets", {}).get(WIDGET_STATE, {})
