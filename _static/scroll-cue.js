@@ -5,6 +5,13 @@
 // first set smaller, down to SMALLEST of its size, to fit. Boxes are looked
 // at only when they come near the screen, not all at once when the page
 // loads.
+//
+// It also does what the theme's script did in one pass when the page had
+// loaded (_ext/book_pages.py leaves that pass out): a code block or an
+// output that scrolls gets a tab stop, so that a keyboard can scroll it; one
+// that does not, none. It waits until sections.js has laid out every section
+// (measuring a box in a section that waits would lay it out early), then
+// measures a few boxes at a time while the browser is idle.
 (() => {
   const SELECTOR = ".pst-scrollable-table-container, div.math > .katex-display, " +
     ".d2l-source pre, div.cell_input pre, div.tag_scroll-output div.cell_output pre";
@@ -45,14 +52,51 @@
     if (event.target instanceof Element && event.target.matches(SELECTOR)) mark(event.target);
   }, true);
   const lookAgain = () => near.forEach(look);
+  // Declared below; a listing or a solution opened also gets its tab stops.
+  let allTabStops = () => {};
   // A listing or a solution opened: what it holds gets a width.
-  document.addEventListener("toggle", lookAgain, true);
+  document.addEventListener("toggle", () => {
+    lookAgain();
+    allTabStops();
+  }, true);
   document.addEventListener("click", (event) => {
     if (event.target instanceof Element && event.target.closest(".toggle-button, .admonition-title")) {
-      requestAnimationFrame(lookAgain);
+      requestAnimationFrame(() => {
+        lookAgain();
+        allTabStops();
+      });
     }
   });
   window.addEventListener("resize", lookAgain);
+
+  const TAB_STOPS = "pre, .cell_output > .output, .pst-scrollable-table-container";
+  const tabStop = (box) => {
+    const scrolls = box.scrollWidth > box.clientWidth || box.scrollHeight > box.clientHeight;
+    box.tabIndex = scrolls ? 0 : -1;
+  };
+  const whenIdle = "requestIdleCallback" in window
+    ? (work) => requestIdleCallback(work)
+    : (work) => setTimeout(() => {
+      const start = performance.now();
+      work({ timeRemaining: () => 8 - (performance.now() - start) });
+    }, 30);
+  let pending = [];
+  const setTabStops = (deadline) => {
+    while (pending.length && deadline.timeRemaining() > 4) tabStop(pending.pop());
+    if (pending.length) whenIdle(setTabStops);
+  };
+  allTabStops = () => {
+    const idle = pending.length === 0;
+    pending = [...document.querySelectorAll(TAB_STOPS)].reverse();
+    if (idle) whenIdle(setTabStops);
+  };
+  if (document.documentElement.classList.contains("sections-laid-out")) allTabStops();
+  else document.addEventListener("sections-laid-out", allTabStops);
+  let resized;
+  window.addEventListener("resize", () => {
+    clearTimeout(resized);
+    resized = setTimeout(allTabStops, 300);
+  });
   // Widths change once the formulas' fonts arrive.
   document.fonts.ready.then(lookAgain);
 })();

@@ -1,0 +1,77 @@
+"""A chapter's sections after the Overview wait to be laid out until they
+near the screen (book.css), and _static/sections.js lays them out once the
+page has loaded, one at a time while the browser is idle, or all at once
+before a jump. Here the idle work is held back, so that each jump meets
+sections that still wait: a jump must land where it points all the same."""
+
+from __future__ import annotations
+
+import pytest
+
+CHAPTER = "chapters/offset_head.html"
+DESKTOP = {"width": 1280, "height": 800}
+# No idle time ever comes: the sections wait until something lays them out.
+NO_IDLE_TIME = "window.requestIdleCallback = () => 0;"
+WAITING = """() => [...document.querySelectorAll(
+  'article.bd-article > section > section')]
+  .filter((s) => getComputedStyle(s).contentVisibility === 'auto').length"""
+
+
+def open_held_back(visit, fragment=""):
+    page = visit.page
+    page.set_viewport_size(DESKTOP)
+    page.add_init_script(NO_IDLE_TIME)
+    page.goto(visit.base + CHAPTER + fragment)
+    page.wait_for_load_state("load")
+    return page
+
+
+def shown_under_the_header(page, heading_id):
+    heading = page.locator(f"#{heading_id} > h2")
+    header = page.locator("header.bd-header").bounding_box()
+    box = heading.bounding_box()
+    return (
+        header["y"] + header["height"] <= box["y"] + 1
+        and box["y"] + box["height"] <= DESKTOP["height"]
+    )
+
+
+def test_sections_wait_until_idle_time_comes(visit):
+    page = open_held_back(visit)
+    assert page.evaluate(WAITING) > 3, "the later sections do not wait"
+
+
+def test_idle_time_lays_out_every_section(visit):
+    visit.page.set_viewport_size(DESKTOP)
+    page = visit.goto(CHAPTER)  # waits for the class sections.js sets
+    assert page.evaluate(WAITING) == 0
+    assert not visit.errors
+
+
+@pytest.mark.parametrize("section", ["summary", "exercises"])
+def test_a_link_to_a_section_lands_on_it_while_sections_wait(visit, section):
+    page = open_held_back(visit)
+    assert page.evaluate(WAITING) > 3
+    contents = page.locator("#pst-secondary-sidebar")
+    contents.locator(f'a[href="#{section}"]').click()
+    page.wait_for_timeout(300)
+    assert shown_under_the_header(page, section)
+
+
+def test_a_page_opened_at_a_section_shows_it(visit):
+    page = open_held_back(visit, "#exercises")
+    page.wait_for_timeout(300)
+    assert page.evaluate(WAITING) == 0
+    assert shown_under_the_header(page, "exercises")
+
+
+def test_a_self_check_link_lands_on_its_proof(visit):
+    page = open_held_back(visit)
+    question = page.locator(".d2l-quiz fieldset").first
+    question.locator("button").first.click()
+    link = question.locator("a[href^='#check-']")
+    target = link.get_attribute("href")[1:]
+    link.click()
+    page.wait_for_timeout(300)
+    box = page.locator(f"[id='{target}']").bounding_box()
+    assert 0 <= box["y"] <= DESKTOP["height"], box
