@@ -1,10 +1,10 @@
 """Every page read at phone width (390 px) and desktop width (1280 px): no
-output cut off, no page-wide sideways scroll, wide tables, equations and
-code marked as scrolling (a printed table, tagged scroll-output, may
-scroll on a phone only; an untagged one must not wrap), no figure caption
-or control wider than the page, slider touch targets of at least 24 px,
-and the "Back to top" button clear of every slider. (Figures on a phone:
-test_phone_browser.py.)"""
+output cut off at the right or the bottom, no page-wide sideways scroll,
+wide tables, equations and code marked as scrolling (a printed table,
+tagged scroll-output, may scroll on a phone only; an untagged one must not
+wrap), no figure caption or control wider than the page, slider touch
+targets of at least 24 px, and the "Back to top" button clear of every
+slider. (Figures on a phone: test_phone_browser.py.)"""
 
 from __future__ import annotations
 
@@ -58,10 +58,16 @@ LAYOUT = r"""() => {
       "div.tag_scroll-output div.cell_output pre")]
     .filter(overflows)
     .map((el) => el.textContent.slice(0, 60));
+  // An output box shorter than its content hides the rest below a
+  // scrollbar that a screenshot, and a reader skimming, never sees.
+  const clipped = [...document.querySelectorAll("div.cell_output")]
+    .filter((el) => el.checkVisibility({visibilityProperty: true}) &&
+      el.scrollHeight > el.clientHeight + 1)
+    .map((el) => el.textContent.trim().slice(0, 60));
   const sliders = [...document.querySelectorAll("input[type=range]")]
     .map((el) => el.getBoundingClientRect().height);
   const pageWidth = document.documentElement.scrollWidth;
-  return {cut, unmarked, wrappedTables, dragged, tables, sliders,
+  return {cut, unmarked, wrappedTables, dragged, tables, clipped, sliders,
           pageWidth};
 }"""
 
@@ -86,6 +92,9 @@ def test_page_fits_its_width(visit, path, width):
     )
     assert layout["dragged"] == [], (
         f"captions or sliders scroll with their figure: {layout['dragged']}"
+    )
+    assert layout["clipped"] == [], (
+        f"outputs cut off at the bottom: {layout['clipped']}"
     )
     if width == "1280px":
         assert layout["tables"] == [], (
