@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import re
 
+import jupytext
 import pytest
+import yaml
 from bs4 import BeautifulSoup
 
 import d2l_local as d2l
@@ -134,3 +136,38 @@ def test_library_docstrings_name_pages_not_section_numbers():
     for path in sorted((ROOT / "d2l_local").glob("*.py")):
         text = path.read_text()
         assert not re.search(r"\bSections? \d", text), path.name
+
+
+# offset_head trains two heads whose code relative_family shows next to
+# its other variants; the page says so, and builds them only from what
+# earlier pages teach (the sinusoidal table, d2l.rope).
+USED_BEFORE_SHOWN = {"offset_head": {"AbsoluteSinusoidal", "RotaryEmbedding"}}
+
+
+def test_no_page_uses_what_a_later_page_teaches():
+    """The reading order of _toc.yml: a page's code calls only objects that
+    its own or an earlier page shows, apart from the two listed above."""
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    order = [
+        entry["file"].removeprefix("chapters/")
+        for entry in toc["chapters"]
+        if entry["file"].removeprefix("chapters/") in TAUGHT
+    ]
+    assert sorted(order) == sorted(TAUGHT)
+    for position, chapter in enumerate(order):
+        code = "\n".join(
+            cell.source
+            for cell in jupytext.read(
+                ROOT / "chapters" / f"{chapter}.md"
+            ).cells
+            if cell.cell_type == "code"
+        )
+        for later in order[position + 1 :]:
+            for obj in TAUGHT[later]:
+                module = obj.__module__.rsplit(".", 1)[-1]
+                if obj.__name__ in USED_BEFORE_SHOWN.get(chapter, ()):
+                    continue
+                used = re.search(rf"\b(d2l|{module})\.{obj.__name__}\b", code)
+                assert used is None, (
+                    f"{chapter} uses {obj.__name__}, which {later} teaches"
+                )
