@@ -1,14 +1,17 @@
-// A chapter's sections after the Overview wait to be laid out (book.css), so
-// that the first paint comes sooner and the browser's work at load is split
-// into small pieces. Once the page has loaded they are laid out one at a time
-// while the browser is idle; when none is left, the root element gets the
-// class "sections-laid-out" and the document the event of that name. A jump is made by where things stand on the
-// page, so every section is laid out at once first: at a link to a place on
-// this page, and when the page opens at such a place, again after a reload,
-// or on a return to it.
+// The blocks of a chapter's sections after the Overview wait to be laid out
+// (book.css), so that the first paint comes sooner and the browser's work at
+// load is split into small pieces. Once the page has loaded they are laid
+// out while the browser is idle, as many at a time as its idle time allows;
+// when none is left, the root element gets the class "sections-laid-out" and
+// the document the event of that name. A jump is made by where things stand
+// on the page, so every block is laid out at once first: at a link to a place
+// on this page, and when the page opens at such a place, again after a
+// reload, or on a return to it.
 (() => {
-  const SECTIONS = "article.bd-article > section > section ~ section:not(.laid-out)";
-  const layOut = (section) => section.classList.add("laid-out");
+  const LATER = "article.bd-article > section > section ~ section";
+  const BLOCK = ":not(section, h2, h3, h4, :empty, .laid-out)";
+  const WAITING = `${LATER} > ${BLOCK}, ${LATER} section > ${BLOCK}`;
+  const layOut = (block) => block.classList.add("laid-out");
   const finished = () => {
     const root = document.documentElement;
     if (root.classList.contains("sections-laid-out")) return;
@@ -16,7 +19,7 @@
     document.dispatchEvent(new Event("sections-laid-out"));
   };
   const layOutAll = () => {
-    document.querySelectorAll(SECTIONS).forEach(layOut);
+    document.querySelectorAll(WAITING).forEach(layOut);
     finished();
   };
   const target = () => {
@@ -42,11 +45,21 @@
 
   const whenIdle = "requestIdleCallback" in window
     ? (work) => requestIdleCallback(work)
-    : (work) => setTimeout(work, 30);
-  const next = () => {
-    const section = document.querySelector(SECTIONS);
-    if (!section) return finished();
-    layOut(section);
+    : (work) => setTimeout(() => {
+      const start = performance.now();
+      work({ timeRemaining: () => 8 - (performance.now() - start) });
+    }, 30);
+  let blocks = null;
+  const next = (deadline) => {
+    blocks ??= [...document.querySelectorAll(WAITING)].reverse();
+    // Reading a size lays the block out now, so that the idle time left
+    // counts its cost.
+    do {
+      const block = blocks.pop();
+      if (!block) return finished();
+      layOut(block);
+      block.getBoundingClientRect();
+    } while (deadline.timeRemaining() > 4);
     whenIdle(next);
   };
   if (document.readyState === "complete") whenIdle(next);

@@ -1,7 +1,7 @@
-"""A chapter's sections after the Overview wait to be laid out until they
-near the screen (book.css), and _static/sections.js lays them out once the
-page has loaded, one at a time while the browser is idle, or all at once
-before a jump. Here the idle work is held back, so that each jump meets
+"""The blocks of a chapter's sections after the Overview wait to be laid
+out until they near the screen (book.css), and _static/sections.js lays
+them out once the page has loaded, a few at a time while the browser is
+idle, or all at once before a jump. Here the idle work is held back, so that each jump meets
 sections that still wait: a jump must land where it points all the same."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ DESKTOP = {"width": 1280, "height": 800}
 # No idle time ever comes: the sections wait until something lays them out.
 NO_IDLE_TIME = "window.requestIdleCallback = () => 0;"
 WAITING = """() => [...document.querySelectorAll(
-  'article.bd-article > section > section')]
-  .filter((s) => getComputedStyle(s).contentVisibility === 'auto').length"""
+  'article.bd-article > section > section *')]
+  .filter((el) => getComputedStyle(el).contentVisibility === 'auto').length"""
 
 
 def open_held_back(visit, fragment=""):
