@@ -1,8 +1,9 @@
 """The blocks of a chapter's sections after the Overview wait to be laid
 out until they near the screen (book.css), and _static/sections.js lays
 them out once the page has loaded, a few at a time while the browser is
-idle, or all at once before a jump. Here the idle work is held back, so that each jump meets
-sections that still wait: a jump must land where it points all the same."""
+idle, or all at once before a jump. Here the idle work is held back, so
+that each jump meets blocks that still wait: a jump must land where it
+points all the same, and laying the blocks out must move nothing."""
 
 from __future__ import annotations
 
@@ -75,3 +76,29 @@ def test_a_self_check_link_lands_on_its_proof(visit):
     page.wait_for_timeout(300)
     box = page.locator(f"[id='{target}']").bounding_box()
     assert 0 <= box["y"] <= DESKTOP["height"], box
+
+
+HEADINGS = """() => [...document.querySelectorAll(
+  'article.bd-article section > :is(h2, h3)')]
+  .map((h) => Math.round(h.getBoundingClientRect().top + scrollY))"""
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_laying_blocks_out_moves_nothing(visit, width):
+    """Blocks a reader scrolled past while they waited were drawn contained;
+    laying them out afterwards must not move what follows them."""
+    page = open_held_back(visit)
+    page.set_viewport_size({"width": width, "height": 800})
+    height, y = page.evaluate("document.documentElement.scrollHeight"), 0
+    while y < height:
+        page.evaluate(f"window.scrollTo(0, {y})")
+        page.wait_for_timeout(50)
+        y += 600
+        height = page.evaluate("document.documentElement.scrollHeight")
+    assert page.evaluate(WAITING) > 3
+    before = page.evaluate(HEADINGS)
+    page.evaluate("""() => document.querySelectorAll(
+      'article.bd-article section *')
+      .forEach((el) => el.classList.add('laid-out'))""")
+    assert page.evaluate(WAITING) == 0
+    assert page.evaluate(HEADINGS) == before
