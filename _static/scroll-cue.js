@@ -52,40 +52,27 @@
     if (event.target instanceof Element && event.target.matches(SELECTOR)) mark(event.target);
   }, true);
   const lookAgain = () => near.forEach(look);
-  // Declared below; a listing or a solution opened also gets its tab stops.
-  let allTabStops = () => {};
-  // A listing or a solution opened: what it holds gets a width.
-  document.addEventListener("toggle", () => {
-    lookAgain();
-    allTabStops();
-  }, true);
-  document.addEventListener("click", (event) => {
-    if (event.target instanceof Element && event.target.closest(".toggle-button, .admonition-title")) {
-      requestAnimationFrame(() => {
-        lookAgain();
-        allTabStops();
-      });
-    }
-  });
   window.addEventListener("resize", lookAgain);
 
-  const TAB_STOPS = "pre, .cell_output > .output, .pst-scrollable-table-container";
-  const tabStop = (box) => {
-    const scrolls = box.scrollWidth > box.clientWidth || box.scrollHeight > box.clientHeight;
-    box.tabIndex = scrolls ? 0 : -1;
-  };
-  const whenIdle = "requestIdleCallback" in window
+  // Work split into pieces that run while the browser is idle; sections.js,
+  // which the page loads after this file, uses it too.
+  const whenIdle = window.bookWhenIdle = "requestIdleCallback" in window
     ? (work) => requestIdleCallback(work)
     : (work) => setTimeout(() => {
       const start = performance.now();
       work({ timeRemaining: () => 8 - (performance.now() - start) });
     }, 30);
+  const TAB_STOPS = "pre, .cell_output > .output, .pst-scrollable-table-container";
+  const tabStop = (box) => {
+    const scrolls = box.scrollWidth > box.clientWidth || box.scrollHeight > box.clientHeight;
+    box.tabIndex = scrolls ? 0 : -1;
+  };
   let pending = [];
   const setTabStops = (deadline) => {
     while (pending.length && deadline.timeRemaining() > 4) tabStop(pending.pop());
     if (pending.length) whenIdle(setTabStops);
   };
-  allTabStops = () => {
+  const allTabStops = () => {
     const idle = pending.length === 0;
     pending = [...document.querySelectorAll(TAB_STOPS)].reverse();
     if (idle) whenIdle(setTabStops);
@@ -96,6 +83,19 @@
   window.addEventListener("resize", () => {
     clearTimeout(resized);
     resized = setTimeout(allTabStops, 300);
+  });
+
+  // A listing or a solution opened: what it holds gets a width and its
+  // tab stops.
+  const opened = () => {
+    lookAgain();
+    allTabStops();
+  };
+  document.addEventListener("toggle", opened, true);
+  document.addEventListener("click", (event) => {
+    if (event.target instanceof Element && event.target.closest(".toggle-button, .admonition-title")) {
+      requestAnimationFrame(opened);
+    }
   });
   // Widths change once the formulas' fonts arrive.
   document.fonts.ready.then(lookAgain);

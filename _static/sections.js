@@ -43,12 +43,7 @@
   }, true);
   window.addEventListener("hashchange", layOutAll);
 
-  const whenIdle = "requestIdleCallback" in window
-    ? (work) => requestIdleCallback(work)
-    : (work) => setTimeout(() => {
-      const start = performance.now();
-      work({ timeRemaining: () => 8 - (performance.now() - start) });
-    }, 30);
+  const whenIdle = window.bookWhenIdle;  // scroll-cue.js, loaded before
   let blocks = null;
   const next = (deadline) => {
     blocks ??= [...document.querySelectorAll(WAITING)].reverse();

@@ -100,9 +100,9 @@ class Visit:
             f"{path}: HTTP {response and response.status}"
         )
         self.page.wait_for_load_state("load")
-        # The sections after the Overview are laid out once the page has
-        # loaded, one at a time (_static/sections.js); what the tests
-        # measure is the page once that is done.
+        # The blocks of the sections after the Overview are laid out once
+        # the page has loaded, a few at a time (_static/sections.js); what
+        # the tests measure is the page once that is done.
         self.page.wait_for_function(
             "document.documentElement.classList.contains('sections-laid-out')"
         )

@@ -164,9 +164,9 @@ def test_no_page_uses_what_a_later_page_teaches():
         )
         for later in order[position + 1 :]:
             for obj in TAUGHT[later]:
-                module = obj.__module__.rsplit(".", 1)[-1]
                 if obj.__name__ in USED_BEFORE_SHOWN.get(chapter, ()):
                     continue
+                module = obj.__module__.rsplit(".", 1)[-1]
                 used = re.search(rf"\b(d2l|{module})\.{obj.__name__}\b", code)
                 assert used is None, (
                     f"{chapter} uses {obj.__name__}, which {later} teaches"
