@@ -22,7 +22,7 @@ NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.
 GENERIC_CPU := ATEN_CPU_CAPABILITY=default MKL_CBWR=COMPATIBLE ONEDNN_MAX_CPU_ISA=SSE41 \
 	OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
 
-.PHONY: book test chromium nbval nbval-generic bench references setup-cell clean clean-all
+.PHONY: book test chromium nbval nbval-generic bench references setup-cell models clean clean-all
 
 $(BIN)/.book-env: requirements.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -93,6 +93,12 @@ bench: $(BIN)/.test-env
 # compares) by executing each chapter whole from its MyST source.
 references: $(BIN)/.book-env
 	$(BIN)/python tools/execute_reference.py $(CHAPTERS_MD)
+
+# Train, score and store the language models of pages 9 and 10 into
+# d2l_local/trained (a one-off, run when the code that trains them changes;
+# never part of `make book`): see tools/train_models.py.
+models: $(BIN)/.book-env
+	$(BIN)/python tools/train_models.py
 
 # Rewrite the Colab setup cell of every chapter from repository.url in _config.yml.
 setup-cell: $(BIN)/.book-env

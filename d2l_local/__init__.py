@@ -13,8 +13,9 @@ from .attention import (
 )
 from .checks import check_shape
 from .device import cpu, deterministic, gpu, num_gpus, try_gpu
-from .notebook import glue, show_source
+from .notebook import glue, show_source, table
 from .plotting import (
+    label_lines,
     plot,
     set_axes,
     set_figsize,
@@ -59,6 +60,7 @@ __all__ = [
     "glue",
     "gpu",
     "halves_order",
+    "label_lines",
     "masked_softmax",
     "num_gpus",
     "plot",
@@ -72,6 +74,7 @@ __all__ = [
     "show_source",
     "sines_then_cosines",
     "sinusoidal_encoding",
+    "table",
     "try_gpu",
     "use_svg_display",
 ]

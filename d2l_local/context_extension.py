@@ -1,6 +1,6 @@
 """Stretching a trained RoPE model to longer inputs without retraining
-(page "Train Short, Test Long: Position on Real Text", which shows
-``ntk_frequencies``, ``yarn_frequencies`` and ``extend_context``).
+(page "Stretching and Debugging RoPE", which shows ``ntk_frequencies``,
+``yarn_frequencies``, ``llama3_frequencies`` and ``extend_context``).
 
 A RoPE layer turns column pair l of a query or key at position i by the
 angle i * omega_l. Each method below changes only the angles per position,
@@ -23,6 +23,7 @@ from .relative_family import RotaryEmbedding
 __all__ = [
     "EXTENSIONS",
     "extend_context",
+    "llama3_frequencies",
     "ntk_frequencies",
     "yarn_attention_factor",
     "yarn_frequencies",
@@ -79,6 +80,31 @@ def yarn_attention_factor(factor: float) -> float:
     return 0.1 * math.log(_factor(factor)) + 1
 
 
+def llama3_frequencies(
+    omega: torch.Tensor,
+    factor: float,
+    train_len: int,
+    low_freq_factor: float = 1.0,
+    high_freq_factor: float = 4.0,
+) -> torch.Tensor:
+    """Llama 3.1's scaling by frequency: a pair whose wavelength 2 pi /
+    omega is shorter than train_len / high_freq_factor keeps its angles,
+    one longer than train_len / low_freq_factor is slowed by ``factor``,
+    and the pairs between are blended linearly in train_len / wavelength
+    (Meta's defaults: factor 8, low_freq_factor 1, high_freq_factor 4)."""
+    factor = _factor(factor)
+    train_len = checks.positive_int("train_len", train_len)
+    if not 0 < low_freq_factor < high_freq_factor:
+        raise ValueError(
+            "low_freq_factor and high_freq_factor must satisfy "
+            f"0 < low < high, got {low_freq_factor} and {high_freq_factor}"
+        )
+    ratio = train_len * omega / (2 * math.pi)  # train_len / wavelength
+    keep = (ratio - low_freq_factor) / (high_freq_factor - low_freq_factor)
+    keep = keep.clamp(0, 1)
+    return keep * omega + (1 - keep) * omega / factor
+
+
 def _raw(layer, factor, train_len):
     return layer.omega, 1.0
 
@@ -96,12 +122,17 @@ def _yarn(layer, factor, train_len):
     return omega, yarn_attention_factor(factor)
 
 
+def _llama3(layer, factor, train_len):
+    return llama3_frequencies(layer.omega, factor, train_len), 1.0
+
+
 # Each method: new angles per position and a factor for queries and keys.
 EXTENSIONS = {
     "raw": _raw,
     "position interpolation": _interpolation,
     "NTK-aware": _ntk,
     "YaRN": _yarn,
+    "Llama 3.1": _llama3,
 }
 
 

@@ -7,6 +7,9 @@ it with the name in the prose.
 
 ``show_source``: the library's own code of a function or class, read from
 its file when the cell runs, so that what a page teaches is what runs.
+
+``table``: a small results table as HTML (narrow enough for a phone when it
+has a few short columns) with the same rows as plain text.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ import inspect
 import textwrap
 from typing import Any
 
-__all__ = ["glue", "show_source"]
+__all__ = ["Table", "glue", "show_source", "table"]
 
 
 def glue(name: str, value, display: bool = False) -> None:
@@ -74,3 +77,95 @@ def show_source(*objects: Any) -> Source:
     """Show the code of ``objects`` (functions or classes) as the library
     defines them, read from its files when the cell runs."""
     return Source(*objects)
+
+
+class Table:
+    """Rows of short cells under a header, shown as an HTML table."""
+
+    def __init__(
+        self,
+        header: list[str],
+        rows: list[list[Any]],
+        caption: str | None = None,
+        label: str | None = None,
+    ) -> None:
+        if not header or any(len(row) != len(header) for row in rows):
+            raise ValueError(
+                f"every row must have the header's {len(header)} cells"
+            )
+        self.header = [str(cell) for cell in header]
+        # A cell is a value, or a pair (value, detail) whose detail is shown
+        # smaller, on a line of its own.
+        self.rows = [
+            [
+                tuple(map(str, cell)) if isinstance(cell, tuple) else str(cell)
+                for cell in row
+            ]
+            for row in rows
+        ]
+        self.caption, self.label = caption, label
+
+    @staticmethod
+    def _plain(cell) -> str:
+        return f"{cell[0]} [{cell[1]}]" if isinstance(cell, tuple) else cell
+
+    @staticmethod
+    def _html(cell) -> str:
+        if isinstance(cell, tuple):
+            return (
+                f"{html.escape(cell[0])}<br>"
+                f'<span class="d2l-detail">{html.escape(cell[1])}</span>'
+            )
+        return html.escape(cell)
+
+    def _repr_mimebundle_(self, include=None, exclude=None) -> dict[str, str]:
+        plain = [self.header] + [list(map(self._plain, r)) for r in self.rows]
+        widths = [
+            max(len(row[k]) for row in plain) for k in range(len(self.header))
+        ]
+        lines = [
+            "  ".join(
+                cell.ljust(w) if k == 0 else cell.rjust(w)
+                for k, (cell, w) in enumerate(zip(row, widths))
+            ).rstrip()
+            for row in plain
+        ]
+        if self.caption:
+            lines.insert(0, self.caption)
+        head = "".join(
+            f'<th scope="col">{html.escape(cell)}</th>' for cell in self.header
+        )
+        body = "".join(
+            "<tr>"
+            + f'<th scope="row">{self._html(row[0])}</th>'
+            + "".join(f"<td>{self._html(cell)}</td>" for cell in row[1:])
+            + "</tr>"
+            for row in self.rows
+        )
+        caption = (
+            f"<caption>{html.escape(self.caption)}</caption>"
+            if self.caption
+            else ""
+        )
+        label = (
+            f' aria-label="{html.escape(self.label)}"' if self.label else ""
+        )
+        return {
+            "text/plain": "\n".join(lines),
+            "text/html": (
+                f'<table class="d2l-table"{label}>{caption}'
+                f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+            ),
+        }
+
+
+def table(
+    header: list[str],
+    rows: list[list[Any]],
+    caption: str | None = None,
+    label: str | None = None,
+) -> Table:
+    """A results table: ``header`` names the columns, each row's first cell
+    names the row; cells are shown as given (format numbers first), a pair
+    (value, detail) as the value with the detail smaller below it."""
+    return Table(header, rows, caption, label)

@@ -17,6 +17,7 @@ import torch
 from matplotlib import pyplot as plt
 
 __all__ = [
+    "label_lines",
     "plot",
     "set_axes",
     "set_figsize",
@@ -215,3 +216,41 @@ def show_heatmaps(
             if yticklabels is not None:
                 ax.set_yticks(range(height), yticklabels)
     fig.colorbar(image, ax=axes, shrink=0.6)
+
+
+def label_lines(
+    ax,
+    ends: Sequence[tuple[float, str]],
+    colours: dict[str, str],
+    x: float,
+    fontsize: float = 8,
+) -> None:
+    """Name each line at its right end instead of in a legend: ``ends``
+    holds each line's last y value and name; labels that would overlap are
+    pushed apart vertically, in the order of their values. Call it after
+    the axes' scales and limits are set."""
+    if not ends:
+        return
+    to_pixels, to_data = ax.transData, ax.transData.inverted()
+    gap = fontsize * 1.25 * ax.figure.dpi / 72
+    placed = sorted((to_pixels.transform((x, y))[1], name) for y, name in ends)
+    heights = [placed[0][0]]
+    for height, _ in placed[1:]:
+        heights.append(max(height, heights[-1] + gap))
+    # Shift the whole column down if it ran above the axes.
+    top = ax.get_window_extent().y1
+    overflow = heights[-1] - top
+    if overflow > 0:
+        heights = [h - overflow for h in heights]
+    for height, (_, name) in zip(heights, placed):
+        y = to_data.transform((0, height))[1]
+        ax.text(
+            x,
+            y,
+            name,
+            color=colours[name],
+            fontsize=fontsize,
+            va="center",
+            ha="left",
+            clip_on=False,
+        )

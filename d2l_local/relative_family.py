@@ -25,6 +25,7 @@ from .relative import frequencies, rope
 __all__ = [
     "ALiBi",
     "AbsoluteSinusoidal",
+    "NeoXPartialRotary",
     "NoPositions",
     "PartialRotary",
     "PositionalSelfAttention",
@@ -72,33 +73,73 @@ class PositionalSelfAttention(nn.Module):
         self.attention_weights: torch.Tensor | None = None
         # Keys farther than this from their query are hidden (None: none).
         self.window: int | None = None
+        # True: compute the same output with PyTorch's fused attention,
+        # without keeping the weights (see fused_attention).
+        self.fused = False
 
     def forward(self, X: torch.Tensor) -> torch.Tensor:
+        if self.fused:
+            return self.W_o(self.merge(self.fused_attention(X)))
         scores, V = self.scores_and_values(X)
-        hidden = offsets(X.shape[1], X.device)
-        hidden = (hidden > 0) if self.causal else hidden != hidden
-        if self.window is not None:
-            hidden = hidden | (
-                offsets(X.shape[1], X.device).abs() > self.window
-            )
-        scores = scores.masked_fill(hidden, float("-inf"))
+        scores = scores.masked_fill(self.hidden(X), float("-inf"))
         self.attention_weights = torch.softmax(scores, dim=-1)
         output = self.attention_weights @ V
         output = output + self.position_values(self.attention_weights)
         return self.W_o(self.merge(output))
+
+    def hidden(self, X: torch.Tensor) -> torch.Tensor:
+        """The (n, n) mask of the keys each query may not see."""
+        distance = offsets(X.shape[1], X.device)
+        hidden = (distance > 0) if self.causal else distance != distance
+        if self.window is not None:
+            hidden = hidden | (distance.abs() > self.window)
+        return hidden
+
+    def queries_keys_values(
+        self, X: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """Per-head queries and keys, rotated where the method rotates
+        them, and values."""
+        checks.floating("X", checks.tensor("X", X, 3))
+        checks.last_dim("X", X, self.num_hiddens, "num_hiddens")
+        X = self.add_positions(X)
+        Q, K, V = (self.split(W(X)) for W in (self.W_q, self.W_k, self.W_v))
+        return (*self.rotate(Q, K), V)
 
     def scores_and_values(
         self, X: torch.Tensor
     ) -> tuple[torch.Tensor, torch.Tensor]:
         """Scores before any mask (batch, num_heads, n, n) and per-head
         values."""
-        checks.floating("X", checks.tensor("X", X, 3))
-        checks.last_dim("X", X, self.num_hiddens, "num_hiddens")
-        X = self.add_positions(X)
-        Q, K, V = (self.split(W(X)) for W in (self.W_q, self.W_k, self.W_v))
-        Q, K = self.rotate(Q, K)
+        Q, K, V = self.queries_keys_values(X)
         scores = Q @ K.transpose(-1, -2) / math.sqrt(self.head_width)
         return scores + self.position_scores(Q, K), V
+
+    def can_fuse(self) -> bool:
+        """The fused kernel computes softmax(scores) V: it cannot add to the
+        values as ``position_values`` may."""
+        return (
+            type(self).position_values
+            is PositionalSelfAttention.position_values
+        )
+
+    def fused_attention(self, X: torch.Tensor) -> torch.Tensor:
+        """The heads' outputs as ``forward`` computes them, by PyTorch's
+        fused kernel, which never stores the (n, n) weights: several times
+        faster for long inputs. Not for methods that add to the values."""
+        if not self.can_fuse():
+            raise ValueError(f"{type(self).__name__} adds to the values")
+        Q, K, V = self.queries_keys_values(X)
+        bias = self.position_scores(Q, K)
+        if isinstance(bias, float) and bias == 0.0 and self.window is None:
+            return nn.functional.scaled_dot_product_attention(
+                Q, K, V, is_causal=self.causal
+            )
+        mask = torch.zeros(X.shape[1], X.shape[1], device=X.device)
+        mask = mask.masked_fill(self.hidden(X), float("-inf")) + bias
+        return nn.functional.scaled_dot_product_attention(
+            Q, K, V, attn_mask=mask.to(Q.dtype)
+        )
 
     def split(self, X: torch.Tensor) -> torch.Tensor:
         """(batch, n, num_hiddens) -> (batch, num_heads, n, head_width)."""
@@ -343,6 +384,27 @@ class PartialRotary(RotaryEmbedding):
         if not (isinstance(keep, float) and 0 < keep <= 1):
             raise ValueError(f"keep must be a float in (0, 1], got {keep!r}")
         self.omega[int(keep * len(self.omega)) :] = 0.0
+
+
+class NeoXPartialRotary(RotaryEmbedding):
+    """Partial RoPE as GPT-NeoX has it (its ``rotary_pct``): only the first
+    ``share`` of each head's column pairs rotate, at the frequencies of a
+    head that narrow, so that they still span the whole range from 1 to
+    1/base; the other pairs carry content alone."""
+
+    def __init__(
+        self,
+        num_hiddens: int,
+        num_heads: int,
+        causal: bool = False,
+        share: float = 0.25,
+    ) -> None:
+        super().__init__(num_hiddens, num_heads, causal)
+        if not (isinstance(share, float) and 0 < share <= 1):
+            raise ValueError(f"share must be a float in (0, 1], got {share!r}")
+        rotated = max(1, int(share * len(self.omega)))
+        self.omega.zero_()
+        self.omega[:rotated] = frequencies(2 * rotated)
 
 
 VARIANTS = {

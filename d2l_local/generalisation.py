@@ -1,0 +1,112 @@
+"""Who holds past the training length, read from the scores that ``make
+models`` logged (pages "Train Short, Test Long: Position on Real Text" and
+"Stretching and Debugging RoPE", which show ``rises`` and ``holds``).
+
+A method's *rise* at a window length n is how much worse, in bits per
+character, each seed scores there than at L:
+
+- non-overlapping windows: its loss in windows of n side by side minus its
+  loss in windows of L side by side;
+- sliding: its loss in a window of n that slides by L minus its loss in a
+  window of L that slides by a few characters (``baseline``), so that both
+  score characters with a full window of context before them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from . import pretraining
+
+__all__ = [
+    "HOLD",
+    "MODES",
+    "best_at",
+    "held_up_to",
+    "holds",
+    "load_scores",
+    "rises",
+    "stability",
+]
+
+MODES = ("non-overlapping", "sliding")
+# A rise of at most this many bits per character counts as holding.
+HOLD = 0.1
+
+
+def load_scores(config: str) -> dict[str, list[dict]]:
+    """Each method's scores in ``config``, one dict per seed."""
+    settings = pretraining.CONFIGS[config]
+    return {
+        method: [
+            pretraining.load_log(config, method, seed)["scores"]
+            for seed in settings.seeds
+        ]
+        for method in settings.methods
+    }
+
+
+def rises(per_seed: Sequence[dict], mode: str, n: int) -> list[float]:
+    """Every seed's loss at window length n minus its own loss at L, in
+    ``mode`` (see the module's docstring)."""
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+    values = []
+    for scores in per_seed:
+        train_len = min(scores["non-overlapping"])
+        if mode == "non-overlapping":
+            own = scores["non-overlapping"][train_len]
+            values.append(scores["non-overlapping"][n] - own)
+        else:
+            values.append(scores["sliding"][n] - scores["baseline"])
+    return values
+
+
+def holds(per_seed: Sequence[dict], n: int, limit: float = HOLD) -> bool:
+    """Does every seed, in both modes, rise by at most ``limit`` bits at
+    window length n?"""
+    return all(r <= limit for mode in MODES for r in rises(per_seed, mode, n))
+
+
+def held_up_to(per_seed: Sequence[dict], limit: float = HOLD) -> int:
+    """The longest window length n such that the method holds at every
+    tested length up to n (L when it does not hold at 2L)."""
+    train_len = min(per_seed[0]["non-overlapping"])
+    longest = train_len
+    for n in sorted(per_seed[0]["sliding"]):
+        if not holds(per_seed, n, limit):
+            break
+        longest = n
+    return longest
+
+
+def best_at(
+    scores: dict[str, list[dict]], key=lambda s: s["baseline"]
+) -> str | None:
+    """The method whose every seed scores below every seed of every other
+    method (by ``key``, the baseline at L unless given), or None."""
+    for method, per_seed in scores.items():
+        mine = max(key(s) for s in per_seed)
+        others = [
+            key(s) for m, ps in scores.items() if m != method for s in ps
+        ]
+        if mine < min(others):
+            return method
+    return None
+
+
+def stability(
+    configs: Sequence[str], limit: float = HOLD
+) -> dict[str, dict[str, int]]:
+    """For every method, the length it holds up to in each config."""
+    loaded = {name: load_scores(name) for name in configs}
+    methods = [
+        m for m in loaded[configs[0]] if all(m in loaded[c] for c in configs)
+    ]
+    return {
+        method: {
+            name: held_up_to(loaded[name][method], limit) for name in configs
+        }
+        for method in methods
+        if loaded[configs[0]][method][0]["sliding"]
+    }
