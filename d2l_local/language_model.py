@@ -153,16 +153,30 @@ def generate(
 
 
 def cached_logits(
-    model: nn.Module, tokens: torch.Tensor, every_position: int | None = None
+    model: nn.Module,
+    tokens: torch.Tensor,
+    positions: torch.Tensor | None = None,
 ) -> torch.Tensor:
     """Logits of a RoPE decoder fed one token at a time, as it generates.
 
     Each step computes the query, key and value of the newest token only
-    and keeps its key and value for later steps (a KV cache). The newest
-    token is rotated at its own position, or at ``every_position`` for every
-    step when that is given (the bug of a cache that forgets positions).
+    and keeps its key and value for later steps (a KV cache). The token of
+    step t is rotated at ``positions[t]`` (by default t): a decoding loop
+    that passes wrong positions computes something else, without error.
+    ``tokens`` is (T,) or (batch, T); the logits have the same leading
+    shape and one row of ``vocab`` values per step.
     """
-    tokens = checks.tensor("tokens", tokens, 1)
+    tokens = checks.tensor("tokens", tokens, (1, 2))
+    single = tokens.dim() == 1
+    tokens = tokens[None] if single else tokens
+    steps = tokens.shape[1]
+    positions = torch.arange(steps) if positions is None else positions
+    positions = checks.tensor("positions", positions, 1)
+    if len(positions) != steps:
+        raise ValueError(
+            f"positions must hold one position per step ({steps}), "
+            f"got {len(positions)}"
+        )
     layers = [block.attention for block in model.blocks]
     if not all(isinstance(layer, RotaryEmbedding) for layer in layers):
         raise ValueError("model must be a decoder with RoPE in every block")
@@ -171,10 +185,9 @@ def cached_logits(
     logits = []
     model.eval()
     with torch.no_grad():
-        for position, token in enumerate(tokens):
-            if every_position is not None:
-                position = every_position
-            X = model.embedding(token.view(1, 1).to(device))
+        for step in range(steps):
+            where = positions[step : step + 1]
+            X = model.embedding(tokens[:, step : step + 1].to(device))
             for block, layer, (keys, values) in zip(
                 model.blocks, layers, caches
             ):
@@ -183,7 +196,6 @@ def cached_logits(
                     layer.split(W(Y))
                     for W in (layer.W_q, layer.W_k, layer.W_v)
                 )
-                where = torch.tensor([position])
                 q = rope(q, where, layer.omega, layer.layout)
                 keys.append(rope(k, where, layer.omega, layer.layout))
                 values.append(v)
@@ -192,5 +204,6 @@ def cached_logits(
                 heads = torch.softmax(scores, dim=-1) @ V
                 X = X + layer.W_o(layer.merge(heads))
                 X = X + block.mlp(block.norm2(X))
-            logits.append(model.output(model.norm(X))[0, 0].cpu())
-    return torch.stack(logits)
+            logits.append(model.output(model.norm(X))[:, 0].cpu())
+    logits = torch.stack(logits, dim=1)
+    return logits[0] if single else logits

@@ -125,13 +125,47 @@ def test_cached_decoding_at_own_positions_is_the_whole_window_at_once():
     torch.testing.assert_close(
         lm.cached_logits(model, tokens), whole, atol=1e-5, rtol=1e-5
     )
-    at_zero = lm.cached_logits(model, tokens, every_position=0)
-    torch.testing.assert_close(at_zero[0], whole[0], atol=1e-5, rtol=1e-5)
-    assert not torch.allclose(at_zero[1:], whole[1:], atol=1e-3)
+    batch = torch.stack([tokens, tokens.flip(0)])
+    with torch.no_grad():
+        both = model(batch)
+    torch.testing.assert_close(
+        lm.cached_logits(model, batch), both, atol=1e-5, rtol=1e-5
+    )
 
 
-def test_cached_decoding_needs_rope_in_every_block():
+def test_every_token_at_position_0_is_the_model_whose_pairs_never_turn():
+    from d2l_local import decoder
+
+    torch.manual_seed(0)
+    model = decoder.Decoder("RoPE", 24, 2, 2).eval()
+    tokens = TOKENS[:20]
+    at_zero = lm.cached_logits(model, tokens, torch.zeros(20, dtype=int))
+    for block in model.blocks:
+        block.attention.omega = torch.zeros_like(block.attention.omega)
+    with torch.no_grad():
+        still = model(tokens[None])[0]
+    torch.testing.assert_close(at_zero, still, atol=1e-5, rtol=1e-5)
+
+
+def test_decoding_at_a_wrong_position_after_a_right_prefill_changes_logits():
+    from d2l_local import decoder
+
+    torch.manual_seed(0)
+    model = decoder.Decoder("RoPE", 24, 2, 2).eval()
+    tokens = TOKENS[:20]
+    right = lm.cached_logits(model, tokens)
+    wrong = torch.cat([torch.arange(10), torch.zeros(10, dtype=int)])
+    bugged = lm.cached_logits(model, tokens, wrong)
+    torch.testing.assert_close(bugged[:10], right[:10])
+    assert not torch.allclose(bugged[10:], right[10:], atol=1e-3)
+
+
+def test_cached_decoding_needs_rope_in_every_block_and_a_position_a_step():
     from d2l_local import decoder
 
     with pytest.raises(ValueError, match="model must be a decoder with RoPE"):
         lm.cached_logits(decoder.Decoder("ALiBi", 24, 2), TOKENS[:5])
+    with pytest.raises(ValueError, match="one position per step"):
+        lm.cached_logits(
+            decoder.Decoder("RoPE", 24, 2), TOKENS[:5], torch.arange(4)
+        )
