@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 export IPYKERNEL_CELL_NAME := <IPY-INPUT>
 
 CHAPTERS_MD := $(wildcard chapters/*.md)
-LIBRARY := $(wildcard d2l_local/*.py d2l_local/*.js) pyproject.toml
+LIBRARY := $(wildcard d2l_local/*.py d2l_local/*.js d2l_local/trained/manifest.json) pyproject.toml
 # What ruff lints and format-checks in 'make test' (settings in pyproject.toml).
 PYTHON_SOURCES := d2l_local tests tools _ext
 # The GitHub Actions workflows: publish the book, run the tests (make test

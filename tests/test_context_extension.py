@@ -129,3 +129,23 @@ def test_the_original_model_is_left_as_it_was():
 def test_bad_input_names_the_parameter(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+def test_llama3_keeps_short_wavelengths_slows_long_ones_and_blends_between():
+    omega = frequencies(16)
+    L, factor = 32, 4.0
+    new = ext.llama3_frequencies(omega, factor, L)
+    wavelength = 2 * math.pi / omega
+    kept, slowed = wavelength < L / 4, wavelength > L
+    assert kept.any() and slowed.any() and (~kept & ~slowed).any()
+    assert torch.equal(new[kept], omega[kept])
+    assert torch.allclose(new[slowed], omega[slowed] / factor)
+    between = ~kept & ~slowed
+    share = (L / wavelength[between] - 1) / 3  # 0 at L, 1 at L / 4
+    expected = share * omega[between] + (1 - share) * omega[between] / factor
+    assert torch.allclose(new[between], expected)
+
+
+def test_llama3_refuses_frequency_factors_in_the_wrong_order():
+    with pytest.raises(ValueError, match="low_freq_factor"):
+        ext.llama3_frequencies(frequencies(16), 4.0, 32, 4.0, 1.0)

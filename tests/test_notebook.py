@@ -29,3 +29,19 @@ def test_glue_shows_name_and_value_as_text_without_myst_nb(monkeypatch, value):
         d2l.glue("answer", value)
     (shown,) = captured.outputs
     assert shown.data == {"text/plain": f"answer = {value}"}
+
+
+def test_a_table_shows_each_cell_and_a_detail_below_its_value():
+    shown = d2l.table(
+        ["method", "bits"], [["RoPE", ("1.76", "1.75 to 1.77")]], label="t"
+    )._repr_mimebundle_()
+    assert (
+        "1.76<br>" in shown["text/html"]
+        and "1.75 to 1.77" in shown["text/html"]
+    )
+    assert "1.76 [1.75 to 1.77]" in shown["text/plain"]
+
+
+def test_a_table_refuses_a_row_of_the_wrong_length():
+    with pytest.raises(ValueError, match="header's 2 cells"):
+        d2l.table(["method", "bits"], [["RoPE"]])

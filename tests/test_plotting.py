@@ -138,3 +138,19 @@ def test_svg_output_is_reproducible_and_keeps_text():
     assert first == second
     assert ">identity<" in first  # svg.fonttype = none keeps text as text
     assert matplotlib.rcParams["svg.hashsalt"] == "d2l_local"
+
+
+def test_line_labels_sit_at_the_right_end_and_never_overlap():
+    fig, ax = plt.subplots(figsize=(3, 3))
+    ax.set_ylim(0, 1)
+    ends = [(0.5, "a"), (0.501, "b"), (0.502, "c"), (0.9, "d")]
+    d2l.label_lines(ax, ends, dict.fromkeys("abcd", "C0"), x=1.1)
+    labels = {t.get_text(): t for t in ax.texts}
+    assert set(labels) == set("abcd")
+    fig.canvas.draw()
+    boxes = sorted(t.get_window_extent().y0 for t in ax.texts)
+    heights = [t.get_window_extent().height for t in ax.texts]
+    gaps = [b - a for a, b in zip(boxes, boxes[1:])]
+    assert min(gaps) >= 0.9 * max(heights)
+    assert all(t.get_position()[0] == 1.1 for t in ax.texts)
+    plt.close(fig)

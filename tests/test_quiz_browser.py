@@ -30,6 +30,7 @@ WITH_CHECKS = [
     "offset_head",
     "relative_family",
     "real_text",
+    "stretching_rope",
 ]
 WITHOUT = {"exercises"}
 WIDTHS = {"phone": 390, "desktop": 1280}

@@ -17,7 +17,10 @@ from d2l_local import (
     copy_task,
     costs,
     decoder,
+    generalisation,
     language_model,
+    ngram,
+    pretraining,
     training,
 )
 from d2l_local import relative_family as family
@@ -72,16 +75,21 @@ TAUGHT = {
         family.depends_only_on_offset,
     ],
     "real_text": [
-        corpus_text.load_topics,
-        corpus_text.encode,
-        corpus_text.split,
+        corpus_text.distinct_topics,
+        corpus_text.load_corpus,
         decoder.Block,
         decoder.Decoder,
-        language_model.position_bits,
+        pretraining.learning_rate,
+        pretraining.train_model,
+        ngram.NGram,
+        generalisation.rises,
+        generalisation.holds,
+    ],
+    "stretching_rope": [
         context_extension.ntk_frequencies,
         context_extension.yarn_frequencies,
+        context_extension.llama3_frequencies,
         context_extension.extend_context,
-        family.PartialRotary,
         language_model.cached_logits,
     ],
 }

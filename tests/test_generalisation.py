@@ -1,0 +1,59 @@
+"""generalisation: rises, holds and the verdicts read from logged scores."""
+
+from __future__ import annotations
+
+import pytest
+
+from d2l_local import generalisation as gen
+
+
+def scores(at_l, baseline, non_overlapping, sliding):
+    """One seed's scores with L = 32 and windows of 2L, 4L and 8L."""
+    return {
+        "baseline": baseline,
+        "non-overlapping": {
+            32: at_l,
+            **dict(zip((64, 128, 256), non_overlapping)),
+        },
+        "sliding": dict(zip((64, 128, 256), sliding)),
+    }
+
+
+HOLDER = [
+    scores(2.0, 1.9, (2.02, 2.05, 2.08), (1.92, 1.95, 1.97)),
+    scores(2.1, 2.0, (2.11, 2.12, 2.19), (2.0, 2.05, 2.09)),
+]
+BREAKER = [
+    scores(1.8, 1.7, (2.8, 3.8, 4.8), (3.7, 4.7, 5.7)),
+    scores(1.9, 1.8, (2.5, 3.5, 4.5), (3.0, 4.0, 5.0)),
+]
+
+
+def test_a_rise_is_measured_against_the_own_loss_at_l_in_each_mode():
+    assert gen.rises(BREAKER, "non-overlapping", 64) == pytest.approx(
+        [1.0, 0.6]
+    )
+    assert gen.rises(BREAKER, "sliding", 64) == pytest.approx([2.0, 1.2])
+
+
+def test_a_method_holds_only_when_every_seed_holds_in_both_modes():
+    assert gen.holds(HOLDER, 256) and gen.held_up_to(HOLDER) == 256
+    assert not gen.holds(BREAKER, 64) and gen.held_up_to(BREAKER) == 32
+    # One seed of the holder rising past the limit in one mode only.
+    slipped = [
+        HOLDER[0],
+        scores(2.1, 2.0, (2.11, 2.12, 2.2), (2.0, 2.25, 2.3)),
+    ]
+    assert gen.held_up_to(slipped) == 64
+    assert gen.held_up_to(slipped, limit=0.3) == 256
+
+
+def test_the_best_method_must_beat_every_seed_of_every_other():
+    assert gen.best_at({"a": BREAKER, "b": HOLDER}) == "a"
+    overlapping = [scores(1.8, 1.95, (2,) * 3, (2,) * 3)] + BREAKER[1:]
+    assert gen.best_at({"a": overlapping, "b": HOLDER}) is None
+
+
+def test_an_unknown_mode_is_refused_with_the_valid_ones():
+    with pytest.raises(ValueError, match="mode must be one of"):
+        gen.rises(HOLDER, "overlapping", 64)
