@@ -44,7 +44,9 @@ def test_the_checkpoints_were_made_by_the_code_that_is_here():
     assert set(MANIFEST["configs"]) == set(pretraining.CONFIGS)
 
 
-@pytest.mark.parametrize("model", MODELS, ids="-".join)
+@pytest.mark.parametrize(
+    "model", MODELS, ids=lambda m: f"{m[0]}-{m[1]}-seed{m[2]}"
+)
 def test_every_model_has_its_weights_and_a_log_of_its_training(model):
     name, method, seed = (model[0], model[1], model[2])
     log = pretraining.load_log(name, method, seed)
