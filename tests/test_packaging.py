@@ -53,8 +53,13 @@ def test_the_wheel_carries_every_file_of_the_package(tmp_path):
         f"d2l_local/{path.name}"
         for path in (ROOT / "d2l_local").iterdir()
         if path.suffix in (".py", ".js")
+    } | {  # the trained models of pages 9 and 10, with their logs
+        path.relative_to(ROOT).as_posix()
+        for path in (ROOT / "d2l_local" / "trained").rglob("*")
+        if path.suffix in (".json", ".safetensors")
     }
     assert "d2l_local/controls.js" in expected
+    assert "d2l_local/trained/manifest.json" in expected
     assert packed == expected
 
 
