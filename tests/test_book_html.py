@@ -152,8 +152,10 @@ def test_experiment_page_shows_its_verdicts():
     assert "none: near 0.5: every seed within 0.35-0.65, not solved" in text
     assert "causal (NoPE): solved: every seed >= 0.95" in text
     assert (
-        "no positions, every seed answers each mirror pair alike: True" in text
+        "no positions, largest gap over every seed: below 1e-9 (rounding)"
+        in text
     )
+    assert "causal mask, every seed's largest gap is above 10" in text
     assert "0/300" not in text and "it/s" not in text, (
         "a stale progress bar is on the page"
     )
