@@ -88,6 +88,7 @@ class Table:
         rows: list[list[Any]],
         caption: str | None = None,
         label: str | None = None,
+        fold: str | None = None,
     ) -> None:
         if not header or any(len(row) != len(header) for row in rows):
             raise ValueError(
@@ -103,7 +104,7 @@ class Table:
             ]
             for row in rows
         ]
-        self.caption, self.label = caption, label
+        self.caption, self.label, self.fold = caption, label, fold
 
     @staticmethod
     def _plain(cell) -> str:
@@ -150,13 +151,16 @@ class Table:
         label = (
             f' aria-label="{html.escape(self.label)}"' if self.label else ""
         )
-        return {
-            "text/plain": "\n".join(lines),
-            "text/html": (
-                f'<table class="d2l-table"{label}>{caption}'
-                f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
-            ),
-        }
+        shown = (
+            f'<table class="d2l-table"{label}>{caption}'
+            f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+        )
+        if self.fold:
+            shown = (
+                f'<details class="d2l-fold"><summary>'
+                f"{html.escape(self.fold)}</summary>{shown}</details>"
+            )
+        return {"text/plain": "\n".join(lines), "text/html": shown}
 
 
 def table(
@@ -164,8 +168,11 @@ def table(
     rows: list[list[Any]],
     caption: str | None = None,
     label: str | None = None,
+    fold: str | None = None,
 ) -> Table:
     """A results table: ``header`` names the columns, each row's first cell
     names the row; cells are shown as given (format numbers first), a pair
-    (value, detail) as the value with the detail smaller below it."""
-    return Table(header, rows, caption, label)
+    (value, detail) as the value with the detail smaller below it. With
+    ``fold``, the table is folded under that line until the reader opens
+    it (the numbers behind a figure, say)."""
+    return Table(header, rows, caption, label, fold)

@@ -42,6 +42,15 @@ def test_a_table_shows_each_cell_and_a_detail_below_its_value():
     assert "1.76 [1.75 to 1.77]" in shown["text/plain"]
 
 
+def test_a_folded_table_opens_under_its_line():
+    rows = [["RoPE", "1.76"]]
+    folded = d2l.table(["method", "bits"], rows, fold="The numbers")
+    plain = d2l.table(["method", "bits"], rows)
+    html = folded._repr_mimebundle_()["text/html"]
+    assert html.startswith('<details class="d2l-fold"><summary>The numbers')
+    assert plain._repr_mimebundle_()["text/html"].startswith("<table")
+
+
 def test_a_table_refuses_a_row_of_the_wrong_length():
     with pytest.raises(ValueError, match="header's 2 cells"):
         d2l.table(["method", "bits"], [["RoPE"]])
