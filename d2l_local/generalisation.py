@@ -24,6 +24,7 @@ __all__ = [
     "best_at",
     "held_up_to",
     "holds",
+    "join_names",
     "load_scores",
     "rises",
     "stability",
@@ -32,6 +33,15 @@ __all__ = [
 MODES = ("non-overlapping", "sliding")
 # A rise of at most this many bits per character counts as holding.
 HOLD = 0.1
+
+
+def join_names(names: Sequence[str]) -> str:
+    """Names as a sentence lists them: "a", "a and b", "a, b and c"
+    ("none" for no names)."""
+    names = [str(name) for name in names]
+    if len(names) < 2:
+        return names[0] if names else "none"
+    return ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def load_scores(config: str) -> dict[str, list[dict]]:

@@ -57,3 +57,10 @@ def test_the_best_method_must_beat_every_seed_of_every_other():
 def test_an_unknown_mode_is_refused_with_the_valid_ones():
     with pytest.raises(ValueError, match="mode must be one of"):
         gen.rises(HOLDER, "overlapping", 64)
+
+
+def test_names_are_joined_as_a_sentence_lists_them():
+    assert gen.join_names([]) == "none"
+    assert gen.join_names(["RoPE"]) == "RoPE"
+    assert gen.join_names(["RoPE", "ALiBi"]) == "RoPE and ALiBi"
+    assert gen.join_names(["a", "b", "c"]) == "a, b and c"

@@ -21,11 +21,11 @@ from nbclient.exceptions import CellExecutionError
 
 from conftest import ROOT, unpack_control
 
-# real_text and stretching_rope load and score the trained models (about
-# 40 s each here); real_text's one control is drawn by the same
-# choice_control as every other page's, which run here, and stretching_rope
-# has none.
-SKIPPED = {"real_text", "stretching_rope"}
+# real_text, inside_models and stretching_rope load and score the trained
+# models (about 40 s each here); real_text's one control is drawn by the
+# same choice_control as every other page's, which run here, and the other
+# two have none.
+SKIPPED = {"real_text", "inside_models", "stretching_rope"}
 CHAPTERS = sorted(
     p.stem
     for p in (ROOT / "chapters").glob("*.ipynb")

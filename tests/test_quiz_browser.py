@@ -30,6 +30,7 @@ WITH_CHECKS = [
     "offset_head",
     "relative_family",
     "real_text",
+    "inside_models",
     "stretching_rope",
 ]
 WITHOUT = {"exercises"}

@@ -85,6 +85,8 @@ TAUGHT = {
         generalisation.rises,
         generalisation.holds,
     ],
+    # The page after real_text measures its models; it teaches no new code.
+    "inside_models": [],
     "stretching_rope": [
         context_extension.ntk_frequencies,
         context_extension.yarn_frequencies,
