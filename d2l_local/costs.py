@@ -162,8 +162,9 @@ def multiply_adds(architecture: str, n: int, d: int, k: int = 3) -> int:
     CNN: every position mixes k neighbours of width d into d outputs, k n d^2.
     RNN (tanh): every step multiplies the input and the previous state by
       d x d matrices, 2 n d^2.
-    GRU and LSTM: the same for each of their 3 and 4 gates, 6 n d^2 and
-      8 n d^2.
+    GRU and LSTM: the same for each of their 3 and 4 weight blocks (a GRU's
+      two gates and candidate, an LSTM's three gates and input node),
+      6 n d^2 and 8 n d^2.
     Self-attention alone: Q K^T and A V, each n x n x d, 2 n^2 d.
     Attention layer: that, plus four d x d projections of n tokens,
       4 n d^2 + 2 n^2 d.

@@ -37,7 +37,7 @@ CONTROLS = {
                 ("head 4",),
                 ("head 5",),
             ),
-            Step("number of heads", "End", ("12",), ("head 12",)),
+            Step("number of heads", "End", ("6",), ("head 6",)),
             Step("number of heads", "Home", ("1",), ("head 1",), ("head 2",)),
         ],
     ),
