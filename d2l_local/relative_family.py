@@ -428,19 +428,23 @@ def position_parameters(layer: PositionalSelfAttention) -> int:
 
 def depends_only_on_offset(
     layer: PositionalSelfAttention,
-    token: torch.Tensor,
-    num_steps: int = 12,
+    tokens: torch.Tensor,
+    shift: int = 5,
     tolerance: float = 1e-9,
-) -> bool:
-    """Feed the same token vector at every position: are the scores then
-    equal along each diagonal j - i = constant, in every head?"""
-    checks.tensor("token", token, 1)
-    X = token.expand(1, checks.positive_int("num_steps", num_steps), -1)
+) -> float | None:
+    """Score varied tokens at positions 0..n-1, then the same tokens
+    ``shift`` positions later (after ``shift`` other vectors). A layer whose
+    scores depend on position only through j - i scores every pair alike
+    both times, in every head: return None then, and otherwise the largest
+    change of a score."""
+    checks.tensor("tokens", tokens, 2)
+    shift = checks.positive_int("shift", shift)
+    n = tokens.shape[0]
+    shifted = torch.cat([tokens.flip(0)[:shift], tokens])[None]
     with torch.no_grad():
-        scores = layer.scores_and_values(X)[0][0]
-    distance = offsets(num_steps, scores.device)
-    for k in range(1 - num_steps, num_steps):
-        diagonal = scores[:, distance == k]
-        if (diagonal - diagonal[:, :1]).abs().max() > tolerance:
-            return False
-    return True
+        first = layer.scores_and_values(tokens[None])[0][0]
+        later = layer.scores_and_values(shifted)[0][0, :, shift:, shift:]
+    if later.shape[-1] != n:
+        raise ValueError(f"shift must be at most {n}, got {shift}")
+    change = (later - first).abs().max().item()
+    return None if change <= tolerance else change

@@ -38,15 +38,29 @@ def test_every_variant_keeps_the_shape_and_its_weights_sum_to_one(name):
 
 @pytest.mark.parametrize("name", RELATIVE)
 def test_relative_variants_score_by_offset_alone(name):
-    token = torch.randn(32, dtype=torch.float64)
-    assert family.depends_only_on_offset(layer(name), token, num_steps=20)
+    tokens = torch.randn(20, 32, dtype=torch.float64)
+    assert family.depends_only_on_offset(layer(name), tokens, shift=7) is None
 
 
 def test_the_added_table_does_not_score_by_offset_alone():
-    token = torch.randn(32, dtype=torch.float64)
-    assert not family.depends_only_on_offset(
-        layer("absolute sinusoidal"), token
+    tokens = torch.randn(12, 32, dtype=torch.float64)
+    change = family.depends_only_on_offset(
+        layer("absolute sinusoidal"), tokens
     )
+    assert change is not None and change > 1e-3
+
+
+def test_the_offset_check_fails_a_layer_that_reads_absolute_position():
+    """Scores scaled by the query's position depend on more than j - i."""
+
+    class Scaled(family.NoPositions):
+        def position_scores(self, Q, K):
+            n = Q.shape[2]
+            return torch.arange(n, dtype=Q.dtype)[:, None].expand(n, n)
+
+    tokens = torch.randn(12, 32, dtype=torch.float64)
+    layer = Scaled(32, 2).double()
+    assert family.depends_only_on_offset(layer, tokens) is not None
 
 
 def test_position_parameters_are_counted_per_design():
