@@ -20,6 +20,7 @@ from d2l_local import (
     generalisation,
     language_model,
     ngram,
+    order_task,
     pretraining,
     training,
 )
@@ -61,7 +62,10 @@ TAUGHT = {
         training.train,
         training.train_seeds,
     ],
-    "order_experiment": [d2l.LearnedPositionalEmbedding],
+    "order_experiment": [
+        d2l.LearnedPositionalEmbedding,
+        order_task.OrderClassifier,
+    ],
     "relative_family": [
         family.offsets,
         family.PositionalSelfAttention,
