@@ -14,11 +14,12 @@ character, each seed scores there than at L:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from . import pretraining
 
 __all__ = [
+    "COLOURS",
     "HOLD",
     "MODES",
     "best_at",
@@ -26,6 +27,7 @@ __all__ = [
     "holds",
     "join_names",
     "load_scores",
+    "reach_parts",
     "rises",
     "stability",
 ]
@@ -33,6 +35,17 @@ __all__ = [
 MODES = ("non-overlapping", "sliding")
 # A rise of at most this many bits per character counts as holding.
 HOLD = 0.1
+# One colour per method past L, the same on both pages' figures.
+COLOURS = {
+    "sinusoidal": "C1",
+    "RoPE": "C3",
+    "p-RoPE": "C4",
+    "partial RoPE": "C5",
+    "iRoPE": "C6",
+    "ALiBi": "C0",
+    "T5 bias": "C2",
+    "NoPE": "C7",
+}
 
 
 def join_names(names: Sequence[str]) -> str:
@@ -42,6 +55,33 @@ def join_names(names: Sequence[str]) -> str:
     if len(names) < 2:
         return names[0] if names else "none"
     return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def reach_parts(
+    reach: Mapping[str, int], train_len: int, longest: int | None = None
+) -> list[str]:
+    """Clauses that group methods by how far they held (``held_up_to``),
+    farthest first: "a and b held up to 8L", ..., then "c did not hold even
+    at 2L". With ``longest``, the group that held there is told that it is
+    the longest window tested."""
+    if train_len < 1:
+        raise ValueError(f"train_len must be at least 1, got {train_len}")
+    groups: dict[int, list[str]] = {}
+    for method, n in reach.items():
+        if n < train_len or n % train_len:
+            raise ValueError(
+                f"reach of {method!r} must be a multiple of train_len "
+                f"{train_len}, got {n}")
+        groups.setdefault(n, []).append(method)
+    parts = [
+        f"{join_names(groups[n])} held up to {n // train_len}L"
+        + (", the longest window tested" if n == longest else "")
+        for n in sorted(groups, reverse=True)
+        if n > train_len
+    ]
+    if train_len in groups:
+        parts.append(f"{join_names(groups[train_len])} did not hold even at 2L")
+    return parts
 
 
 def load_scores(config: str) -> dict[str, list[dict]]:

@@ -64,3 +64,29 @@ def test_names_are_joined_as_a_sentence_lists_them():
     assert gen.join_names(["RoPE"]) == "RoPE"
     assert gen.join_names(["RoPE", "ALiBi"]) == "RoPE and ALiBi"
     assert gen.join_names(["a", "b", "c"]) == "a, b and c"
+
+
+def test_reach_parts_groups_methods_farthest_first():
+    reach = {"a": 256, "b": 32, "c": 256, "d": 64}
+    assert gen.reach_parts(reach, 32, longest=256) == [
+        "a and c held up to 8L, the longest window tested",
+        "d held up to 2L",
+        "b did not hold even at 2L",
+    ]
+    assert gen.reach_parts({"a": 32}, 32) == ["a did not hold even at 2L"]
+
+
+@pytest.mark.parametrize("reach, train_len", [({"a": 48}, 32),
+                                              ({"a": 16}, 32),
+                                              ({"a": 32}, 0)])
+def test_reach_parts_rejects_reaches_that_are_not_multiples(reach, train_len):
+    with pytest.raises(ValueError, match="train_len|reach of 'a'"):
+        gen.reach_parts(reach, train_len)
+
+
+def test_every_method_past_l_has_its_own_colour():
+    from d2l_local import pretraining
+
+    past_l = list(pretraining.CONFIGS["main"].methods)[1:]
+    assert set(gen.COLOURS) == set(past_l)
+    assert len(set(gen.COLOURS.values())) == len(gen.COLOURS)
