@@ -146,10 +146,15 @@ def best_at(
 
 
 def stability(
-    configs: Sequence[str], limit: float = HOLD
+    configs: Sequence[str],
+    limit: float = HOLD,
+    loaded: Mapping[str, dict[str, list[dict]]] | None = None,
 ) -> dict[str, dict[str, int]]:
-    """For every method, the length it holds up to in each config."""
-    loaded = {name: load_scores(name) for name in configs}
+    """For every method, the length it holds up to in each config, from
+    ``loaded`` (config -> method -> scores per seed, as ``load_scores``
+    gives) or else from the stored logs."""
+    if loaded is None:
+        loaded = {name: load_scores(name) for name in configs}
     methods = [
         m for m in loaded[configs[0]] if all(m in loaded[c] for c in configs)
     ]

@@ -90,3 +90,9 @@ def test_every_method_past_l_has_its_own_colour():
     past_l = list(pretraining.CONFIGS["main"].methods)[1:]
     assert set(gen.COLOURS) == set(past_l)
     assert len(set(gen.COLOURS.values())) == len(gen.COLOURS)
+
+
+def test_stability_reads_the_scores_it_is_given():
+    loaded = {"a": {"m": HOLDER}, "b": {"m": BREAKER}}
+    assert gen.stability(["a", "b"], loaded=loaded) == {"m": {"a": 256,
+                                                             "b": 32}}
