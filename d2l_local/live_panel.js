@@ -74,10 +74,9 @@
     return Math.pow(2, -8 * (r + 1) / heads);
   }
 
+  // The error function, for torch's exact GELU: its Taylor series below 3,
+  // the continued fraction of erfc from 3 to 6, 1 beyond (erfc(6) < 3e-17).
   function erf(x) {
-    // Abramowitz and Stegun 7.1.26 refined by one Newton step on
-    // erf'(x) = 2/sqrt(pi) exp(-x^2) would still cost an exp; instead a
-    // series below 3 and the continued fraction of erfc above.
     const a = Math.abs(x);
     let r;
     if (a < 3) {
@@ -386,7 +385,6 @@
       const b = all[k], before = mean(b, 0, L), past = mean(b, L, b.length);
       if (past !== null) after.push(m.spec.method + " " + past.toFixed(2));
       const cell = (v, missing) => v === null ? `<td>${missing}</td>` : `<td>${v.toFixed(2)}</td>`;
-      const noRow = m.spec.max_len && b.length + 1 < settings.maxChars ? "no row past L" : "\u2013";
       return `<tr><th scope="row"><span aria-hidden="true" style="color:${palette(k)}">\u25A0</span> ${m.spec.method}</th>` +
         cell(before, "\u2013") + cell(past, m.spec.max_len ? "no row past L" : "\u2013") + "</tr>";
     }).join("");
