@@ -329,6 +329,16 @@
     draw();
   }
 
+  // Text for an attribute or an element of the SVG drawn as markup.
+  function escape(value) {
+    return String(value).replace(/&/g, "&amp;").replace(/</g, "&lt;")
+      .replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+  }
+
+  function figureWidth() {
+    return Math.max(300, Math.min(720, Math.round(lossFigure.clientWidth || 640)));
+  }
+
   function mean(values, from, to) {
     let s = 0, count = 0;
     for (let i = from; i < Math.min(to, values.length); i++) { s += values[i]; count++; }
@@ -349,12 +359,16 @@
   function draw() {
     const started = performance.now();
     const n = Math.max(2, encode(box.value.slice(0, settings.maxChars)).length);
-    const width = 640, height = 260, left = 34, right = 8, top = 10, bottom = 30;
+    // Drawn at the figure's own width, so that its text keeps its size.
+    const width = figureWidth(), height = 240, left = 34, right = 8, top = 10, bottom = 30;
     const xs = (i) => left + (width - left - right) * i / Math.max(1, n - 1);
     const all = models.map((m) => m.bits());
     const visible = models.map((m, k) => shown === "" || shown === m.spec.method);
+    const one = shown !== "";
     let highest = 8;
-    all.forEach((b, k) => { if (visible[k]) for (const v of b) highest = Math.max(highest, v); });
+    all.forEach((b, k) => {
+      if (visible[k]) for (const v of one ? b : smooth(b, 16)) highest = Math.max(highest, v);
+    });
     highest = Math.min(16, Math.ceil(highest));
     const ys = (v) => top + (height - top - bottom) * (1 - Math.min(v, highest) / highest);
     const parts = [];
@@ -368,14 +382,13 @@
     }
     parts.push(`<text x="${(left + width) / 2}" y="${height - 6}" text-anchor="middle" font-size="13" fill="currentColor">position in your text</text>`);
     parts.push(`<text x="12" y="${(top + height - bottom) / 2}" text-anchor="middle" font-size="13" fill="currentColor" transform="rotate(-90 12 ${(top + height - bottom) / 2})">bits</text>`);
-    const one = shown !== "";
     all.forEach((b, k) => {
       if (!visible[k] || b.length === 0) return;
       const colour = palette(k);
       const line = (values, attrs) => `<polyline fill="none" stroke="${colour}" ${attrs} points="` +
         Array.from(values, (v, i) => xs(i).toFixed(1) + "," + ys(v).toFixed(1)).join(" ") + `"/>`;
       if (one) parts.push(line(b, 'stroke-width="1" stroke-opacity="0.6"'));
-      parts.push(line(smooth(b, 16), `stroke-width="${one ? 2.5 : 1.8}" data-method="${models[k].spec.method}"`));
+      parts.push(line(smooth(b, 16), `stroke-width="${one ? 2.5 : 1.8}" data-method="${escape(models[k].spec.method)}"`));
     });
     if (query !== null && query < n) {
       parts.push(`<line x1="${xs(query)}" x2="${xs(query)}" y1="${top}" y2="${height - bottom}" stroke="currentColor" stroke-width="2" stroke-opacity="0.5"/>`);
@@ -385,13 +398,13 @@
       const b = all[k], before = mean(b, 0, L), past = mean(b, L, b.length);
       if (past !== null) after.push(m.spec.method + " " + past.toFixed(2));
       const cell = (v, missing) => v === null ? `<td>${missing}</td>` : `<td>${v.toFixed(2)}</td>`;
-      return `<tr><th scope="row"><span aria-hidden="true" style="color:${palette(k)}">\u25A0</span> ${m.spec.method}</th>` +
-        cell(before, "\u2013") + cell(past, m.spec.max_len ? "no row past L" : "\u2013") + "</tr>";
+      return `<tr><th scope="row"><span aria-hidden="true" style="color:${palette(k)}">\u25A0</span> ${escape(m.spec.method)}</th>` +
+        cell(before, "\u2013") + cell(past, m.spec.max_len && n > L ? "no row past L" : "\u2013") + "</tr>";
     }).join("");
     const label = (one ? "Loss of " + shown : "Loss of every method") +
       " in bits at each of the " + n + " positions of your text, a running mean over 16 characters" +
       (L < n ? ", with the training length L = " + L + " marked" + (after.length ? "; mean bits after L: " + after.join(", ") : "") : "") + ".";
-    lossFigure.innerHTML = `<svg viewBox="0 0 ${width} ${height}" role="img" aria-label="${label}">${parts.join("")}</svg>` +
+    lossFigure.innerHTML = `<svg viewBox="0 0 ${width} ${height}" role="img" aria-label="${escape(label)}">${parts.join("")}</svg>` +
       `<figcaption class="d2l-live-note">${one ? "Thin: each character's bits; thick: their" : "Each method's"} running mean over 16 characters. Past the dashed line the models read positions they never saw in training.` +
       (n > L && models.some((m) => m.spec.max_len) ? " The learned table has only L rows: that model reads the first L characters only." : "") + `</figcaption>`;
     if (query !== null) drawAttention();
@@ -408,7 +421,7 @@
     const block = model.blocks[layer];
     const weights = new Float64Array(i + 1);
     const n = Math.max(2, model.n);
-    const width = 640, rowHeight = 44, left = 60, right = 8;
+    const width = figureWidth(), rowHeight = 44, left = 60, right = 8;
     const xs = (j) => left + (width - left - right) * j / Math.max(1, n - 1);
     const step = Math.max(1, (width - left - right) / Math.max(1, n - 1));
     const parts = [], words = [], sums = [];
@@ -434,10 +447,11 @@
     }
     parts.push(`<line x1="${xs(i)}" x2="${xs(i)}" y1="0" y2="${model.H * rowHeight}" stroke="currentColor" stroke-dasharray="3 3"/>`);
     if (L < n) parts.push(`<line x1="${xs(L)}" x2="${xs(L)}" y1="0" y2="${model.H * rowHeight}" stroke="currentColor" stroke-opacity="0.3"/>`);
-    const said = "From " + show(text[i]) + " at position " + i + ", " + model.spec.method +
+    const said = (query > i ? "The learned table has only L rows, so that model reads the first L characters. " : "") +
+      "From " + show(text[i]) + " at position " + i + ", " + model.spec.method +
       ", layer " + (layer + 1) + ": " + words.join("; ") + ".";
     queryNote.textContent = said;
-    attentionFigure.innerHTML = `<svg viewBox="0 0 ${width} ${model.H * rowHeight + 6}" role="img" aria-label="Attention weights of each head over the characters before it. ${said}">${parts.join("")}</svg>`;
+    attentionFigure.innerHTML = `<svg viewBox="0 0 ${width} ${model.H * rowHeight + 6}" role="img" aria-label="${escape("Attention weights of each head over the characters before it. " + said)}">${parts.join("")}</svg>`;
     root.dataset.attentionSums = JSON.stringify(sums);
     root.dataset.attentionQuery = String(i);
   }
@@ -486,9 +500,10 @@
         const svg = lossFigure.querySelector("svg");
         if (!svg) return;
         const box2 = svg.getBoundingClientRect();
-        const x = (event.clientX - box2.left) / box2.width * 640;
-        const n = models[0] ? Math.max(...models.map((m) => m.n)) : 0;
-        chooseQuery(Math.round((x - 34) / (640 - 42) * Math.max(1, n - 1)));
+        const width = svg.viewBox.baseVal.width;
+        const x = (event.clientX - box2.left) / box2.width * width;
+        const n = encode(box.value.slice(0, settings.maxChars)).length;
+        chooseQuery(Math.round((x - 34) / (width - 42) * Math.max(1, n - 1)));
       });
       body.hidden = false;
       open.parentElement.hidden = true;

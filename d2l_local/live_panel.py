@@ -55,6 +55,8 @@ _STYLE = (
     ".d2l-live-panel th[scope=row]{text-align:left}"
     ".d2l-live-panel [hidden]{display:none!important}"
     ".d2l-live-panel .d2l-live-note{font-size:.85em}"
+    ".d2l-live-panel figcaption,.d2l-live-panel caption{color:inherit;"
+    "text-align:left}"
 )
 
 
@@ -220,7 +222,8 @@ class LivePanel:
             for m in self.methods
         )
         options = "".join(
-            f'<option value="{k}">{html.escape(m)}</option>'
+            f'<option value="{k}"{" selected" if m == "RoPE" else ""}>'
+            f"{html.escape(m)}</option>"
             for k, m in enumerate(self.methods)
         )
         return (

@@ -173,7 +173,7 @@ def test_a_tap_or_the_cursor_shows_attention_rows(visit, width):
     assert len(sums) == 4 and all(abs(s - 1) < 1e-9 for s in sums), sums
     # By keyboard: the character under the cursor is the query.
     panel.get_by_label("Attention of").select_option(label="ALiBi")
-    panel.get_by_label("layer").select_option(label="2")
+    panel.get_by_label("layer", exact=True).select_option(label="2")
     box.focus()
     page.keyboard.press("ControlOrMeta+Home")
     for _ in range(40):
