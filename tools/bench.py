@@ -431,6 +431,38 @@ def print_live_panel() -> None:
         f"{figures['html gzip'] / 1e3:.1f} KB gzip-compressed; opening "
         f"took {figures['open s (no slowdown)']:.1f} s without slowdown"
     )
+    runs = page_lighthouse(PANEL_PAGE)
+    if runs:
+        performances = sorted(run[0]["performance"] for run in runs)
+        median = performances[len(runs) // 2]
+        target = SCORE_TARGETS["performance"]
+        print(
+            f"  Lighthouse mobile performance of {PANEL_PAGE} (panel "
+            f"closed): {performances}, median {median}  target >= "
+            f"{target}: {'meets' if median >= target else 'MISSES'}"
+        )
+
+
+def page_lighthouse(name: str) -> list | None:
+    """``LIGHTHOUSE_RUNS`` Lighthouse runs of one page, served
+    gzip-compressed; None when npm is missing."""
+    npm = shutil.which("npm")
+    if npm is None:
+        return None
+    prefix = ROOT / "_build" / "lighthouse"
+    cli = prefix / "node_modules" / ".bin" / "lighthouse"
+    if not cli.exists():
+        subprocess.run(
+            [npm, "install", "--silent", "--prefix", str(prefix), LIGHTHOUSE],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+    flags = " ".join(["--headless", *CHROMIUM_ARGS])
+    with serve(HTML, compress=True) as base:
+        return [
+            lighthouse_run(cli, base + name, flags)
+            for _ in range(LIGHTHOUSE_RUNS)
+        ]
 
 
 LighthouseRow = tuple[str, dict[str, int], float, float, list[int]]
