@@ -245,3 +245,21 @@ def test_no_serious_accessibility_violation(visit, width, mode):
     # Readable on a phone: the panel fits the page's width.
     fits = panel.evaluate("root => root.scrollWidth <= root.clientWidth + 1")
     assert fits
+
+
+def test_the_notebook_face_runs_with_its_weights_inline(page, expected):
+    """In Jupyter and Colab the weights sit in the output itself: the same
+    script reads them from there, with no kernel and no request."""
+    import importlib
+
+    live = importlib.import_module("d2l_local.live_panel")
+    requests = []
+    page.on("request", lambda request: requests.append(request.url))
+    page.set_content(
+        '<!doctype html><html lang="en"><title>notebook</title><body>'
+        + live.live_panel().to_html()
+        + "</body></html>"
+    )
+    panel = open_panel(page)
+    assert_equal_to_torch(page_bits(panel, FIXED), expected)
+    assert requests == []
