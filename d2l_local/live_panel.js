@@ -317,15 +317,43 @@
   let models = [], description = null, shown = "", query = null, timer = null;
   const palette = (k) => COLOURS[k % COLOURS.length];
 
+  // Bring one model up to the text: from its first changed character on.
+  function catchUp(model, tokens) {
+    let first = 0;
+    const limit = Math.min(tokens.length, model.n);
+    while (first < limit && model.tokens[first] === tokens[first]) first++;
+    model.run(tokens, first);
+  }
+
+  // After an edit: every model caught up, then one redraw. An edit far
+  // from the end costs more than a frame; then the models catch up a few at
+  // a time, so that typing is not held up, and a newer edit starts over
+  // (each model keeps the text it last read).
+  let edits = 0;
   function update() {
     timer = null;
+    const mine = ++edits;
     const tokens = encode(box.value.slice(0, settings.maxChars));
-    for (const model of models) {
-      let first = 0;
-      const limit = Math.min(tokens.length, model.n);
-      while (first < limit && model.tokens[first] === tokens[first]) first++;
-      model.run(tokens, first);
-    }
+    let k = 0;
+    const step = () => {
+      if (mine !== edits) return;
+      const started = performance.now();
+      while (k < models.length) {
+        catchUp(models[k++], tokens);
+        if (k < models.length && performance.now() - started > 40) {
+          setTimeout(step, 0);
+          return;
+        }
+      }
+      draw();
+    };
+    step();
+  }
+
+  function updateNow() {
+    edits++;
+    const tokens = encode(box.value.slice(0, settings.maxChars));
+    for (const model of models) catchUp(model, tokens);
     draw();
   }
 
@@ -491,6 +519,7 @@
       });
       box.addEventListener("input", () => {
         if (timer !== null) clearTimeout(timer);
+        edits++;
         timer = setTimeout(update, 30);
       });
       for (const kind of ["click", "keyup", "select"]) box.addEventListener(kind, caret);
@@ -508,13 +537,13 @@
       body.hidden = false;
       open.parentElement.hidden = true;
       status.textContent = "";
-      update();
+      updateNow();
       root.dataset.ready = "true";
       // For tests and measurement: the page's bits and attention rows.
       root.d2lLivePanel = {
         bits: (text) => {
           box.value = text;
-          update();
+          updateNow();
           return Object.fromEntries(models.map((m) => [m.spec.method, Array.from(m.bits())]));
         },
         attention: (method, layer, i) => {
