@@ -391,11 +391,12 @@
     const width = figureWidth(), height = 240, left = 34, right = 8, top = 10, bottom = 30;
     const xs = (i) => left + (width - left - right) * i / Math.max(1, n - 1);
     const all = models.map((m) => m.bits());
+    const smoothed = all.map((b) => smooth(b, 16));
     const visible = models.map((m, k) => shown === "" || shown === m.spec.method);
     const one = shown !== "";
     let highest = 8;
     all.forEach((b, k) => {
-      if (visible[k]) for (const v of one ? b : smooth(b, 16)) highest = Math.max(highest, v);
+      if (visible[k]) for (const v of one ? b : smoothed[k]) highest = Math.max(highest, v);
     });
     highest = Math.min(16, Math.ceil(highest));
     const ys = (v) => top + (height - top - bottom) * (1 - Math.min(v, highest) / highest);
@@ -416,7 +417,7 @@
       const line = (values, attrs) => `<polyline fill="none" stroke="${colour}" ${attrs} points="` +
         Array.from(values, (v, i) => xs(i).toFixed(1) + "," + ys(v).toFixed(1)).join(" ") + `"/>`;
       if (one) parts.push(line(b, 'stroke-width="1" stroke-opacity="0.6"'));
-      parts.push(line(smooth(b, 16), `stroke-width="${one ? 2.5 : 1.8}" data-method="${escape(models[k].spec.method)}"`));
+      parts.push(line(smoothed[k], `stroke-width="${one ? 2.5 : 1.8}" data-method="${escape(models[k].spec.method)}"`));
     });
     if (query !== null && query < n) {
       parts.push(`<line x1="${xs(query)}" x2="${xs(query)}" y1="${top}" y2="${height - bottom}" stroke="currentColor" stroke-width="2" stroke-opacity="0.5"/>`);
@@ -520,7 +521,14 @@
       box.addEventListener("input", () => {
         if (timer !== null) clearTimeout(timer);
         edits++;
-        timer = setTimeout(update, 30);
+        // Typing at the end costs a few positions: at once. Edits further
+        // back wait until the reader pauses (debounced).
+        const tokens = encode(box.value.slice(0, settings.maxChars));
+        const last = models[models.length - 1];
+        let first = 0;
+        while (first < Math.min(tokens.length, last.n) && last.tokens[first] === tokens[first]) first++;
+        if (tokens.length - first <= 4) update();
+        else timer = setTimeout(update, 30);
       });
       for (const kind of ["click", "keyup", "select"]) box.addEventListener(kind, caret);
       methodSelect.addEventListener("change", () => { if (query !== null) drawAttention(); });
