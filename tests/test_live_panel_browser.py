@@ -263,3 +263,18 @@ def test_the_notebook_face_runs_with_its_weights_inline(page, expected):
     panel = open_panel(page)
     assert_equal_to_torch(page_bits(panel, FIXED), expected)
     assert requests == []
+
+
+def test_the_panel_runs_from_disk(page):
+    """Opened from file://, where fetch() of local files is blocked: the
+    weights come as a script file."""
+    from conftest import HTML
+
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto((HTML / PAGE).as_uri())
+    panel = open_panel(page)
+    expect(panel.locator("polyline[data-method]")).to_have_count(
+        len(pretraining.METHODS)
+    )
+    assert errors == []
