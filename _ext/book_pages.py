@@ -83,6 +83,15 @@ CONTROL_DATA = re.compile(
     re.S,
 )
 CONTROL_FOLDER = "_static/controls"
+# The live panel's weights (d2l_local.live_panel) go the same way, into a
+# folder of their own; the panel loads them only when the reader opens it.
+PANEL_DATA = re.compile(
+    r'(<div class="d2l-live-panel" id="(d2l-live-panel-[0-9a-f]+)".*?)'
+    r'<script type="application/json" class="d2l-control-data">'
+    r"(.*?)</script>",
+    re.S,
+)
+PANEL_FOLDER = "_static/panels"
 CONTROL_FILE_START = (
     "(window.d2lControlData = window.d2lControlData || {})[{name}] =\n"
 )
@@ -336,11 +345,19 @@ def size_figures(html: str, out: Path) -> str:
     return OUTPUT_FIGURE.sub(sized, html)
 
 
-def move_control_data(html: str, page: Path, out: Path) -> str:
+def move_control_data(
+    html: str,
+    page: Path,
+    out: Path,
+    pattern: re.Pattern = CONTROL_DATA,
+    where: str = CONTROL_FOLDER,
+) -> str:
     """Each control's data into a script file of its own, which the control
     loads when it comes near the screen (and says so if it cannot). A script,
-    not a fetched file: pages opened from disk work too."""
-    folder = out / CONTROL_FOLDER
+    not a fetched file: pages opened from disk work too. With ``pattern``
+    ``PANEL_DATA`` and ``where`` ``PANEL_FOLDER``: the live panel's
+    weights, which it loads when the reader opens it."""
+    folder = out / where
     prefix = "../" * (len(page.relative_to(out).parts) - 1)
 
     def move(match: re.Match) -> str:
@@ -355,10 +372,10 @@ def move_control_data(html: str, page: Path, out: Path) -> str:
         return (
             f'{before}<script class="d2l-control-data" '
             'type="text/x-d2l-frames" '
-            f'data-src="{prefix}{CONTROL_FOLDER}/{name}.js"></script>'
+            f'data-src="{prefix}{where}/{name}.js"></script>'
         )
 
-    return CONTROL_DATA.sub(move, html)
+    return pattern.sub(move, html)
 
 
 def keep_scripts_once(
@@ -551,6 +568,9 @@ def lighten_pages(app: Sphinx, exception: Exception | None) -> None:
             plain=plain,
         )
         lighter = move_control_data(lighter, page, out)
+        lighter = move_control_data(
+            lighter, page, out, PANEL_DATA, PANEL_FOLDER
+        )
         lighter = bundle_stylesheets(lighter, out)
         lighter = size_figures(SCRIPT_PRELOAD.sub("", lighter), out)
         if lighter != text:

@@ -13,6 +13,7 @@ from .attention import (
 )
 from .checks import check_shape
 from .device import cpu, deterministic, gpu, num_gpus, try_gpu
+from .live_panel import live_panel
 from .notebook import glue, show_source, table
 from .plotting import (
     label_lines,
@@ -61,6 +62,7 @@ __all__ = [
     "gpu",
     "halves_order",
     "label_lines",
+    "live_panel",
     "masked_softmax",
     "num_gpus",
     "plot",
