@@ -71,7 +71,8 @@ def reach_parts(
         if n < train_len or n % train_len:
             raise ValueError(
                 f"reach of {method!r} must be a multiple of train_len "
-                f"{train_len}, got {n}")
+                f"{train_len}, got {n}"
+            )
         groups.setdefault(n, []).append(method)
     parts = [
         f"{join_names(groups[n])} held up to {n // train_len}L"
@@ -80,7 +81,9 @@ def reach_parts(
         if n > train_len
     ]
     if train_len in groups:
-        parts.append(f"{join_names(groups[train_len])} did not hold even at 2L")
+        parts.append(
+            f"{join_names(groups[train_len])} did not hold even at 2L"
+        )
     return parts
 
 

@@ -76,9 +76,9 @@ def test_reach_parts_groups_methods_farthest_first():
     assert gen.reach_parts({"a": 32}, 32) == ["a did not hold even at 2L"]
 
 
-@pytest.mark.parametrize("reach, train_len", [({"a": 48}, 32),
-                                              ({"a": 16}, 32),
-                                              ({"a": 32}, 0)])
+@pytest.mark.parametrize(
+    "reach, train_len", [({"a": 48}, 32), ({"a": 16}, 32), ({"a": 32}, 0)]
+)
 def test_reach_parts_rejects_reaches_that_are_not_multiples(reach, train_len):
     with pytest.raises(ValueError, match="train_len|reach of 'a'"):
         gen.reach_parts(reach, train_len)
@@ -94,5 +94,6 @@ def test_every_method_past_l_has_its_own_colour():
 
 def test_stability_reads_the_scores_it_is_given():
     loaded = {"a": {"m": HOLDER}, "b": {"m": BREAKER}}
-    assert gen.stability(["a", "b"], loaded=loaded) == {"m": {"a": 256,
-                                                             "b": 32}}
+    assert gen.stability(["a", "b"], loaded=loaded) == {
+        "m": {"a": 256, "b": 32}
+    }
