@@ -443,9 +443,9 @@ def print_live_panel() -> None:
         )
 
 
-def page_lighthouse(name: str) -> list | None:
-    """``LIGHTHOUSE_RUNS`` Lighthouse runs of one page, served
-    gzip-compressed; None when npm is missing."""
+def lighthouse_cli() -> Path | None:
+    """Lighthouse's command, installed under _build once; None when npm is
+    missing."""
     npm = shutil.which("npm")
     if npm is None:
         return None
@@ -457,6 +457,15 @@ def page_lighthouse(name: str) -> list | None:
             check=True,
             stdout=subprocess.DEVNULL,
         )
+    return cli
+
+
+def page_lighthouse(name: str) -> list | None:
+    """``LIGHTHOUSE_RUNS`` Lighthouse runs of one page, served
+    gzip-compressed; None when npm is missing."""
+    cli = lighthouse_cli()
+    if cli is None:
+        return None
     flags = " ".join(["--headless", *CHROMIUM_ARGS])
     with serve(HTML, compress=True) as base:
         return [
@@ -472,17 +481,9 @@ def lighthouse_reports() -> list[LighthouseRow] | None:
     """(page, scores, KB transferred, LCP seconds, every run's performance) per
     page, served gzip-compressed, from the run with the median performance;
     None when npm is missing."""
-    npm = shutil.which("npm")
-    if npm is None:
+    cli = lighthouse_cli()
+    if cli is None:
         return None
-    prefix = ROOT / "_build" / "lighthouse"
-    cli = prefix / "node_modules" / ".bin" / "lighthouse"
-    if not cli.exists():
-        subprocess.run(
-            [npm, "install", "--silent", "--prefix", str(prefix), LIGHTHOUSE],
-            check=True,
-            stdout=subprocess.DEVNULL,
-        )
     flags = " ".join(["--headless", *CHROMIUM_ARGS])
     rows = []
     with serve(HTML, compress=True) as base:
