@@ -6,9 +6,11 @@ train, store the weights as the book ships them (int8 rows with a scale,
 write the checkpoint and its log into ``d2l_local/trained``, with a
 manifest of the whole run. The n-gram yardsticks are scored once.
 
-On a GPU the models train one after another there; on the CPU one process
-per core trains them, each with one thread, so that the weights do not
-depend on the number of cores. Run it again whenever the code that trains
+Each model trains in a process of its own with one CPU thread, so that its
+weights depend only on the device and the seed, not on the number of
+workers: one process per core on the CPU; on a GPU, ``--workers`` processes
+share it (default 1, one model after another, as the page's ``RETRAIN``
+switch trains them), each with deterministic kernels. Run it again whenever the code that trains
 or scores the models changes: a test compares the code's hash with the one
 recorded here.
 
@@ -59,8 +61,11 @@ def train_one(job: tuple[str, str, int, str]) -> tuple[str, str, int, float]:
     """Train, score and save one model; return its wall time."""
     config_name, method, seed, device_name = job
     device = torch.device(device_name)
-    if device.type == "cpu":
-        torch.set_num_threads(1)
+    torch.set_num_threads(1)
+    if device.type == "cuda":
+        from d2l_local import device as devices
+
+        devices.deterministic()
     start = time.perf_counter()
     model, log = pretraining.train_and_score(config_name, method, seed, device)
     log.update(versions=versions(), device=describe_device(device))
@@ -73,9 +78,16 @@ def main() -> None:
     parser.add_argument(
         "--configs", nargs="+", default=list(pretraining.CONFIGS)
     )
-    parser.add_argument("--workers", type=int, default=os.cpu_count())
+    parser.add_argument(
+        "--workers",
+        type=int,
+        help="processes training at once (default: one per core on the "
+        "CPU, 1 on a GPU)",
+    )
     args = parser.parse_args()
     device = "cuda" if torch.cuda.is_available() else "cpu"
+    if args.workers is None:
+        args.workers = 1 if device == "cuda" else os.cpu_count()
     jobs = [
         (name, method, seed, device)
         for name in args.configs
@@ -87,16 +99,9 @@ def main() -> None:
     pretraining.TRAINED.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
     print(f"{len(jobs)} models on {describe_device(torch.device(device))}")
-    if device == "cuda":
-        from d2l_local import device as devices
-
-        devices.deterministic()
-        results = map(train_one, jobs)
-        workers = 1
-    else:
-        workers = max(1, min(args.workers, len(jobs)))
-        pool = multiprocessing.get_context("spawn").Pool(workers)
-        results = pool.imap_unordered(train_one, jobs)
+    workers = max(1, min(args.workers, len(jobs)))
+    pool = multiprocessing.get_context("spawn").Pool(workers)
+    results = pool.imap_unordered(train_one, jobs)
     for done, (name, method, seed, seconds) in enumerate(results, 1):
         print(
             f"[{done}/{len(jobs)}] {name}, {method}, seed {seed}: "
@@ -120,7 +125,7 @@ def main() -> None:
         "versions": versions(),
         "device": describe_device(torch.device(device)),
         "workers": workers,
-        "threads_per_worker": 1 if device == "cpu" else None,
+        "threads_per_worker": 1,
         "configs": list(args.configs),
         "seconds": time.perf_counter() - start,
     }
