@@ -16,9 +16,14 @@
     form.dataset.answered = right ? "right" : "wrong";
   }
 
-  // "1,048,576", "1 048 576", "−3" and "0.25" are all numbers here.
+  // "1,048,576", "1 048 576", "−3" and "0.25" are all numbers here, and so
+  // is "0,5035": one comma that cannot group thousands (a leading 0, or not
+  // three digits after it) is a decimal comma.
   function parse(text) {
-    const cleaned = text.replace(/[\s,_\u2009\u202f]/g, "").replace(/\u2212/g, "-");
+    let cleaned = text.replace(/[\s_\u2009\u202f]/g, "").replace(/\u2212/g, "-");
+    const decimalComma = /^-?\d+,\d+$/.test(cleaned) &&
+      !/^-?[1-9]\d{0,2},\d{3}$/.test(cleaned);
+    cleaned = decimalComma ? cleaned.replace(",", ".") : cleaned.replace(/,/g, "");
     return cleaned === "" ? NaN : Number(cleaned);
   }
 

@@ -142,3 +142,33 @@ def test_self_checks_have_no_serious_accessibility_violation(
             if v["impact"] in SEVERE
         ]
         assert severe == [], "\n".join(severe)
+
+
+def _written_as_readers_write(answer: float) -> list[str]:
+    """The answer as a reader may type it: a decimal comma for a fraction,
+    thousands grouped by commas or by spaces for a large whole number."""
+    if answer != int(answer):
+        written = repr(float(answer))
+        return [] if "e" in written else [written.replace(".", ",")]
+    if abs(answer) >= 1000:
+        return [f"{int(answer):,}", f"{int(answer):,}".replace(",", " ")]
+    return []
+
+
+@pytest.mark.parametrize("chapter", WITH_CHECKS)
+def test_a_number_typed_with_a_decimal_comma_or_grouped_counts(visit, chapter):
+    """A typed "0,5035" is 0.5035 and "1,048,576" is 1048576 (a reader's
+    "0,5035" was once read as 5035)."""
+    page = visit.goto(f"chapters/{chapter}.html")
+    for root_id, questions in page_checks(chapter).items():
+        root = page.locator(f"#{root_id}")
+        expect(root).to_have_attribute("data-ready", "true")
+        for question in questions:
+            spec = question.spec
+            if spec["kind"] == "choice":
+                continue
+            group = root.get_by_role("group", name=question.legend, exact=True)
+            for typed in _written_as_readers_write(spec["answer"]):
+                group.get_by_label("Your answer").fill(typed)
+                group.get_by_role("button", name="Check").click()
+                expect(group.get_by_role("status")).to_contain_text("Right")
