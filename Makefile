@@ -73,7 +73,7 @@ test: chromium $(BIN)/.test-env book
 	$(BIN)/ruff format --check $(PYTHON_SOURCES)
 	$(BIN)/actionlint $(WORKFLOWS)
 	$(BIN)/python tools/setup_cell.py --check
-	$(BIN)/python -m pytest tests chapters $(NBVAL)
+	$(BIN)/python -m pytest tests chapters $(NBVAL) --durations=25
 	$(MAKE) --no-print-directory nbval-generic
 
 # nbval alone: re-run every chapter and compare it with its reference notebook.

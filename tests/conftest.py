@@ -23,6 +23,20 @@ HTML = ROOT / "_build" / "html"
 sys.path.insert(0, str(ROOT / "tools"))
 from served_book import CHROMIUM, CHROMIUM_ARGS, serve  # noqa: E402
 
+# The chapters that load and score the trained language models, about 40 s
+# each here: the front-end tests open them without running them.
+LANGUAGE_MODEL_CHAPTERS = {"real_text", "inside_models", "stretching_rope"}
+
+
+def chapters_with_controls() -> set[str]:
+    """The chapters whose source draws a control (choice_control or
+    choice_controls): the ones a widget front end has work to do on."""
+    return {
+        path.stem
+        for path in (ROOT / "chapters").glob("*.md")
+        if "d2l.choice_control" in path.read_text()
+    }
+
 
 @pytest.fixture(autouse=True)
 def close_figures():

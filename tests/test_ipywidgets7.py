@@ -1,6 +1,6 @@
-"""Every chapter run headlessly with Colab's ipywidgets (7.7.1) in the
-kernel instead of the book's ipywidgets 8: no cell may raise, and every
-control's live face must be built, its figure the starting one.
+"""Every chapter with a control run headlessly with Colab's ipywidgets
+(7.7.1) in the kernel instead of the book's ipywidgets 8: no cell may raise,
+and every control's live face must be built, its figure the starting one.
 
 ``make test`` installs ipywidgets 7.7.1 into ``.venv/ipywidgets7``
 (requirements-ipywidgets7.txt), which this test puts first on the kernel's
@@ -19,18 +19,19 @@ from bs4 import BeautifulSoup
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
-from conftest import ROOT, unpack_control
-
-# real_text, inside_models and stretching_rope load and score the trained
-# models (about 40 s each here); real_text's one control is drawn by the
-# same choice_control as every other page's, which run here, and the other
-# two have none.
-SKIPPED = {"real_text", "inside_models", "stretching_rope"}
-CHAPTERS = sorted(
-    p.stem
-    for p in (ROOT / "chapters").glob("*.ipynb")
-    if p.stem not in SKIPPED
+from conftest import (
+    LANGUAGE_MODEL_CHAPTERS,
+    ROOT,
+    chapters_with_controls,
+    unpack_control,
 )
+
+# Only the chapters with a control: the others use no widget, and the
+# book's build, nbval and nbval on the generic CPU paths run them. The
+# language-model chapters score the trained models (about 40 s each);
+# real_text's one control is drawn by the same choice_control as every other
+# page's, which run here.
+CHAPTERS = sorted(chapters_with_controls() - LANGUAGE_MODEL_CHAPTERS)
 OVERLAY = ROOT / ".venv" / "ipywidgets7"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
