@@ -46,7 +46,7 @@ def ntk_frequencies(omega: torch.Tensor, factor: float) -> torch.Tensor:
         raise ValueError(
             f"omega must hold at least 2 pairs' angles, got {len(omega)}"
         )
-    pairs = torch.arange(len(omega), dtype=omega.dtype)
+    pairs = torch.arange(len(omega), dtype=omega.dtype, device=omega.device)
     return omega * _factor(factor) ** (-pairs / (len(omega) - 1))
 
 

@@ -314,12 +314,12 @@ def evaluate(
     that do not fill a window of 8L.
 
     - ``non-overlapping``: windows of n side by side, each scored at every
-      position, for n = L, 2L, 4L, 8L; a scored character has 0 to n - 1
+      position, for n = L, 2L, 4L, 8L; a scored character has 1 to n
       characters before it in its window;
     - ``sliding``: a window of n that steps by L and scores its last L, for
-      n = 2L, 4L, 8L; a scored character has n - L to n - 1 before it;
+      n = 2L, 4L, 8L; a scored character has n - L + 1 to n before it;
     - ``baseline``: a window of L that steps by ``baseline_stride`` and
-      scores its last ones; a scored character has L - stride to L - 1
+      scores its last ones; a scored character has L - stride + 1 to L
       before it, all at positions seen in training;
     - ``positions``: the loss at each position of the windows of 8L.
     """
