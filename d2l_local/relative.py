@@ -128,12 +128,12 @@ def halves_order(num_hiddens: int) -> torch.Tensor:
 
 
 class RotaryMultiHeadAttention(MultiHeadAttention):
-    """Multi-head attention that rotates each head's queries and keys by
-    their positions.
+    """Multi-head self-attention that rotates each head's queries and keys
+    by their positions.
 
-    Same calls as ``MultiHeadAttention``; the values are never rotated, and no
-    table is added to the input. The width of a head must be even. Used by the
-    page "Does the Model Need Position? An Experiment".
+    The values are never rotated, and no table is added to the input. The
+    width of a head must be even. Used by the page "Does the Model Need
+    Position? An Experiment".
     """
 
     def __init__(
@@ -150,4 +150,9 @@ class RotaryMultiHeadAttention(MultiHeadAttention):
     def rotate(
         self, queries: torch.Tensor, keys: torch.Tensor
     ) -> tuple[torch.Tensor, torch.Tensor]:
+        if queries.shape[-2] != keys.shape[-2]:
+            raise ValueError(
+                f"queries and keys must be one sequence, got "
+                f"{queries.shape[-2]} queries and {keys.shape[-2]} keys"
+            )
         return rope(queries), rope(keys)

@@ -61,6 +61,13 @@ BAD_INPUTS = {
         ValueError,
         r"positions must have shape \(n,\)=\(4,\)",
     ),
+    "RoPE attention of queries and keys of different lengths": (
+        lambda: d2l.RotaryMultiHeadAttention(8, 2, 0.0)(
+            x(1, 3, 8), x(1, 5, 8), x(1, 5, 8), None
+        ),
+        ValueError,
+        r"queries and keys must be one sequence, got 3 queries and 5 keys",
+    ),
     "zero heads": (
         lambda: d2l.MultiHeadAttention(12, 0, 0.0),
         ValueError,
