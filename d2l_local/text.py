@@ -1,5 +1,5 @@
 """Real text for small language models (page "Train Short, Test Long:
-Position on Real Text", which shows ``load_corpus``).
+Position on Real Text", which describes this corpus).
 
 The text is CPython's own documentation of its statements and types,
 ``pydoc_data.topics``, read from the Python that runs the page: every
