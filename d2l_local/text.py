@@ -1,5 +1,5 @@
 """Real text for small language models (page "Train Short, Test Long:
-Position on Real Text", which shows ``load_corpus``).
+Position on Real Text", which describes this corpus).
 
 The text is CPython's own documentation of its statements and types,
 ``pydoc_data.topics``, read from the Python that runs the page: every
@@ -7,12 +7,13 @@ CPython has it, so nothing is downloaded or copied into the repository.
 The vocabulary is fixed: newline, the 95 printable ASCII characters and one
 stand-in for every other character.
 
-Many topics repeat others word for word (the topic ``if`` is a section of
-the topic ``compound``), so the corpus keeps one copy of each. The held-out
-topics are fixed by name: topics whose text is the same in Python 3.11, 3.12
-and 3.13 and shares almost no run of 40 characters with any other topic, so
-that every reader scores the same characters and none of them was trained
-on. Their SHA-256 says when a Python's text differs.
+Many topics repeat much of another (the topic ``if`` is a section of the
+topic ``compound``): ``distinct_topics`` drops a topic when more than half
+of its distinct runs of 40 characters occur in the longer topics kept. The
+held-out topics are fixed by name: topics whose text is the same in Python
+3.11, 3.12 and 3.13 and shares almost no run of 40 characters with any
+other topic, so that every reader scores the same characters and none of
+them was trained on. Their SHA-256 says when a Python's text differs.
 """
 
 from __future__ import annotations

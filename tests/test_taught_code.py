@@ -25,7 +25,6 @@ from d2l_local import (
     training,
 )
 from d2l_local import relative_family as family
-from d2l_local import text as corpus_text
 from d2l_local.notebook import Source
 from d2l_local.positional_encoding import _AddedPositions
 
@@ -79,8 +78,6 @@ TAUGHT = {
         family.depends_only_on_offset,
     ],
     "real_text": [
-        corpus_text.distinct_topics,
-        corpus_text.load_corpus,
         decoder.Block,
         decoder.Decoder,
         pretraining.learning_rate,
