@@ -1,6 +1,5 @@
 """Cost of one layer of a CNN, an RNN and self-attention (page "Comparing
-CNNs, RNNs and Self-Attention", which shows ``multiply_adds`` and the
-path-length probe).
+CNNs, RNNs and Self-Attention", which shows ``multiply_adds``).
 
 Real layers that map (batch, n, d) to (batch, n, d): a CNN, a tanh RNN,
 the attention step alone ("self-attention": scores and weighted sum, no
@@ -119,7 +118,8 @@ class ProjectedSelfAttention(nn.Module):
     projection.
 
     One head; more heads split the same d x d projections and the same n^2 d
-    products, so they cost the same multiply-adds.
+    products, so they cost the same multiply-adds, but each head stores its
+    own n x n attention weights.
     """
 
     def __init__(self, d: int) -> None:
