@@ -1,6 +1,5 @@
 """Cost of one layer of a CNN, an RNN and self-attention (page "Comparing
-CNNs, RNNs and Self-Attention", which shows ``multiply_adds`` and the
-path-length probe).
+CNNs, RNNs and Self-Attention", which shows ``multiply_adds``).
 
 Real layers that map (batch, n, d) to (batch, n, d): a CNN, a tanh RNN,
 the attention step alone ("self-attention": scores and weighted sum, no
@@ -8,7 +7,8 @@ projections) and a full self-attention layer with its four d x d projections
 ("attention-layer"), plus the gated recurrent layers GRU and LSTM; formulas
 for their multiply-adds, checked against PyTorch's own FLOP counter; probes
 that measure with autograd how many sequential steps separate position 0
-from position n - 1; and a wall-clock timer.
+from position n - 1; and a timer (one CPU thread's CPU time, or a GPU's
+wall time).
 """
 
 from __future__ import annotations
@@ -119,7 +119,8 @@ class ProjectedSelfAttention(nn.Module):
     projection.
 
     One head; more heads split the same d x d projections and the same n^2 d
-    products, so they cost the same multiply-adds.
+    products, so they cost the same multiply-adds, but each head stores its
+    own n x n attention weights.
     """
 
     def __init__(self, d: int) -> None:
@@ -157,18 +158,8 @@ def make_layer(architecture: str, d: int, k: int = 3) -> nn.Module:
 
 def multiply_adds(architecture: str, n: int, d: int, k: int = 3) -> int:
     """Multiply-adds of one layer on n tokens of width d (kernel size k for
-    the CNN).
-
-    CNN: every position mixes k neighbours of width d into d outputs, k n d^2.
-    RNN (tanh): every step multiplies the input and the previous state by
-      d x d matrices, 2 n d^2.
-    GRU and LSTM: the same for each of their 3 and 4 weight blocks (a GRU's
-      two gates and candidate, an LSTM's three gates and input node),
-      6 n d^2 and 8 n d^2.
-    Self-attention alone: Q K^T and A V, each n x n x d, 2 n^2 d.
-    Attention layer: that, plus four d x d projections of n tokens,
-      4 n d^2 + 2 n^2 d.
-    """
+    the CNN): its matrix products and convolutions, not its softmax or
+    activations."""
     _check_architecture(architecture)
     n, d, k = (
         checks.positive_int(name, v)
@@ -282,22 +273,34 @@ def joining_depth(
 
 
 def time_layer(layer: nn.Module, X: torch.Tensor, repeats: int = 5) -> float:
-    """Fastest wall-clock seconds of ``layer(X)`` over ``repeats`` runs, after
-    one warm-up: other work on the machine only ever adds time, so the
-    fastest run is the one it disturbed least."""
+    """Fastest of ``repeats`` timings of ``layer(X)``, in seconds, after one
+    warm-up run.
+
+    On a CPU, PyTorch computes on one thread and the timing is that thread's
+    CPU time (``time.thread_time``), which leaves out the time the thread
+    waits while other programs run. On a GPU, it is the wall time between
+    two synchronisations (a thread's CPU time does not see the GPU's work).
+    """
     repeats = checks.positive_int("repeats", repeats)
+    clock = time.perf_counter if X.is_cuda else time.thread_time
 
     def synchronize() -> None:
         if X.is_cuda:
             torch.cuda.synchronize(X.device)
 
+    threads = torch.get_num_threads()
     times = []
-    with torch.no_grad():
-        layer(X)
-        for _ in range(repeats):
-            synchronize()
-            start = time.perf_counter()
+    try:
+        if not X.is_cuda:
+            torch.set_num_threads(1)
+        with torch.no_grad():
             layer(X)
-            synchronize()
-            times.append(time.perf_counter() - start)
+            for _ in range(repeats):
+                synchronize()
+                start = clock()
+                layer(X)
+                synchronize()
+                times.append(clock() - start)
+    finally:
+        torch.set_num_threads(threads)
     return min(times)

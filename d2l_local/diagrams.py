@@ -81,8 +81,8 @@ def show_architectures(
     """A two-layer CNN (kernel 3), an RNN chain and all-to-all self-attention
     over x_0..x_{n-1}, one above the other (narrow enough for a phone).
 
-    In the CNN the receptive field of the top middle unit is drawn in colour:
-    with n = 5 it reaches x_0 and x_4.
+    In the CNN the receptive field of the top middle unit (its edges and its
+    inputs) is drawn in colour: with n = 5 it reaches x_0 and x_4.
     """
     n = checks.positive_int("n", n)
     use_svg_display()
@@ -112,7 +112,10 @@ def show_architectures(
                     hot if on_path else "0.8",
                     1.4 if on_path else 0.8,
                 )
-    _nodes(cnn, xs, 0, labels, color="#fde0dd")
+    # Only the inputs inside the top middle unit's receptive field in colour.
+    for x in xs:
+        inside = abs(x - middle) <= 2
+        _nodes(cnn, [x], 0, [labels[x]], "#fde0dd" if inside else "white")
     for layer in (1, 2):
         _nodes(cnn, xs, layer, color="white")
     cnn.set_title("CNN, kernel 3, two layers")

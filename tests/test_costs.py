@@ -1,4 +1,5 @@
 import math
+import time
 
 import pytest
 import torch
@@ -100,6 +101,25 @@ def test_time_layer_returns_a_positive_time():
         )
         > 0
     )
+
+
+def test_time_layer_counts_the_cpu_time_of_one_thread_not_waiting():
+    seen = []
+
+    def waits(X):
+        seen.append(torch.get_num_threads())
+        time.sleep(0.05)
+        return X
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        # wall time would be at least 0.05 s; the thread's CPU time is not
+        assert costs.time_layer(waits, torch.ones(1, 2, 2), repeats=2) < 0.01
+        assert seen == [1, 1, 1]
+        assert torch.get_num_threads() == 2
+    finally:
+        torch.set_num_threads(threads)
 
 
 @pytest.mark.parametrize(

@@ -35,12 +35,7 @@ TAUGHT = {
         d2l.MultiHeadAttention,
         d2l.masked_softmax,
     ],
-    "comparing_architectures": [
-        costs.multiply_adds,
-        costs._dependence,
-        costs._fewest_steps,
-        costs.path_length,
-    ],
+    "comparing_architectures": [costs.multiply_adds],
     "sinusoidal_encoding": [
         d2l.frequencies,
         d2l.sinusoidal_encoding,
