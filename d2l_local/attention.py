@@ -87,8 +87,8 @@ class DotProductAttention(nn.Module):
         valid_lens: torch.Tensor | None = None,
     ) -> torch.Tensor:
         checks.attention_inputs(queries, keys, values)
-        d = queries.shape[-1]
-        scores = torch.bmm(queries, keys.transpose(1, 2)) / math.sqrt(d)
+        d_h = queries.shape[-1]  # the width of one head
+        scores = torch.bmm(queries, keys.transpose(1, 2)) / math.sqrt(d_h)
         self.attention_weights = masked_softmax(scores, valid_lens)
         return torch.bmm(self.dropout(self.attention_weights), values)
 

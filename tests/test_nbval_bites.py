@@ -1,6 +1,6 @@
 """nbval must catch a change in the library's numbers: run it on the
 self-attention page against a copy of d2l_local whose attention scaling is
-wrong (divide by d instead of sqrt(d)) and expect cells to fail, while the
+wrong (divide by d_h instead of sqrt(d_h)) and expect cells to fail, while the
 untouched library passes the same run in ``make test``."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import sys
 from conftest import ROOT
 
 CHAPTER = ROOT / "chapters" / "self_attention.ipynb"
-CORRECT = "/ math.sqrt(d)"
-WRONG = "/ d"
+CORRECT = "/ math.sqrt(d_h)"
+WRONG = "/ d_h"
 
 
 def run_nbval(library_parent, tmp_path) -> subprocess.CompletedProcess:
