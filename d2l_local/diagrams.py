@@ -82,7 +82,8 @@ def show_architectures(
     over x_0..x_{n-1}, one above the other (narrow enough for a phone).
 
     In the CNN the receptive field of the top middle unit (its edges and its
-    inputs) is drawn in colour: with n = 5 it reaches x_0 and x_4.
+    inputs) is drawn in colour: with n = 5 it reaches x_0 and x_4. The other
+    panels' inputs stay white, since every input reaches their last output.
     """
     n = checks.positive_int("n", n)
     use_svg_display()
@@ -124,10 +125,10 @@ def show_architectures(
         _edge(rnn, (x, 0), (x, 1))
         if x:
             _edge(rnn, (x - 1, 1), (x, 1), "tab:blue", 1.4)
-    _nodes(rnn, xs, 0, labels, color="#fde0dd")
+    _nodes(rnn, xs, 0, labels)
     _nodes(rnn, xs, 1)
     rnn.set_title("RNN")
-    _attention_panel(attention, n)
+    _attention_panel(attention, n, inputs="white")
     attention.set_title("self-attention")
     for ax, top in zip(axes, (2, 1, 1)):
         ax.set_xlim(-0.6, n - 0.4)
@@ -138,11 +139,12 @@ def show_architectures(
 
 
 def _attention_panel(
-    ax, n: int, query: int | None = None, top: float = 1
+    ax, n: int, query: int | None = None, top: float = 1, inputs="#fde0dd"
 ) -> None:
-    """Self-attention over x_0..x_{n-1}: an edge from every input (bottom)
-    to every output (at height ``top``); those into output ``query`` in
-    colour and the outputs labelled when a query is given."""
+    """Self-attention over x_0..x_{n-1}: an edge from every input (bottom,
+    filled with ``inputs``) to every output (at height ``top``); those into
+    output ``query`` in colour and the outputs labelled when a query is
+    given."""
     xs = list(range(n))
     for target in xs:
         for source in xs:
@@ -158,7 +160,7 @@ def _attention_panel(
                 else "0.6",
                 1.4 if into_query else 0.7,
             )
-    _nodes(ax, xs, 0, [f"$x_{{{i}}}$" for i in xs], color="#fde0dd")
+    _nodes(ax, xs, 0, [f"$x_{{{i}}}$" for i in xs], color=inputs)
     _nodes(
         ax,
         xs,

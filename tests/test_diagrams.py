@@ -37,6 +37,13 @@ def test_architectures_draw_three_panels_with_token_labels():
         t for t in axes[2].texts if getattr(t, "arrow_patch", None) is not None
     ]
     assert len(arrows) == 25
+    # Only the CNN's receptive field is filled: in the RNN and self-attention
+    # every input reaches the last output, and their inputs stay white.
+    filled = [
+        [p.get_facecolor()[:3] != (1.0, 1.0, 1.0) for p in ax.patches]
+        for ax in axes
+    ]
+    assert sum(filled[0]) == 5 and not any(filled[1]) and not any(filled[2])
 
 
 def test_self_attention_colours_the_edges_into_the_query():
