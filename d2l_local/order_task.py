@@ -22,8 +22,6 @@ from .training import train as train_classifier
 
 __all__ = [
     "POSITIONS",
-    "AttentionClassifier",
-    "LSTMClassifier",
     "OrderClassifier",
     "TrainingLog",
     "a_to_b",
@@ -171,42 +169,6 @@ class OrderClassifier(nn.Module):
         X = X + self.attention(X, X, X, valid_lens)
         X = X + self.mlp(X)
         return self.output(X.mean(dim=1))
-
-
-class LSTMClassifier(nn.Module):
-    """An LSTM over (batch, n, d) inputs whose last hidden state gives the
-    class logits."""
-
-    def __init__(self, num_hiddens: int, num_classes: int = 2) -> None:
-        super().__init__()
-        self.lstm = nn.LSTM(
-            checks.positive_int("num_hiddens", num_hiddens),
-            num_hiddens,
-            batch_first=True,
-        )
-        self.output = nn.Linear(
-            num_hiddens, checks.positive_int("num_classes", num_classes)
-        )
-
-    def forward(self, X: torch.Tensor) -> torch.Tensor:
-        return self.output(self.lstm(X)[0][:, -1])
-
-
-class AttentionClassifier(nn.Module):
-    """Multi-head self-attention over (batch, n, d) inputs, mean-pooled into
-    class logits."""
-
-    def __init__(
-        self, num_hiddens: int, num_heads: int, num_classes: int = 2
-    ) -> None:
-        super().__init__()
-        self.attention = MultiHeadAttention(num_hiddens, num_heads, 0.0)
-        self.output = nn.Linear(
-            num_hiddens, checks.positive_int("num_classes", num_classes)
-        )
-
-    def forward(self, X: torch.Tensor) -> torch.Tensor:
-        return self.output(self.attention(X, X, X, None).mean(dim=1))
 
 
 SOLVED, CHANCE = 0.95, (0.35, 0.65)

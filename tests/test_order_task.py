@@ -53,12 +53,6 @@ def test_learned_embedding_is_trainable_and_checks_length():
         table(torch.zeros(1, 6, 8))
 
 
-def test_classifiers_for_timing_give_logits():
-    X = torch.randn(3, 10, 16)
-    assert order_task.LSTMClassifier(16)(X).shape == (3, 2)
-    assert order_task.AttentionClassifier(16, 4)(X).shape == (3, 2)
-
-
 @pytest.mark.parametrize(
     "call, message",
     [
