@@ -54,7 +54,6 @@ TAUGHT = {
         copy_task.CopyModel,
         copy_task.make_model,
         training.train,
-        training.train_seeds,
     ],
     "order_experiment": [
         d2l.LearnedPositionalEmbedding,
