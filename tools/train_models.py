@@ -10,9 +10,9 @@ Each model trains in a process of its own with one CPU thread, so that its
 weights depend only on the device and the seed, not on the number of
 workers: one process per core on the CPU; on a GPU, ``--workers`` processes
 share it (default 1, one model after another, as the page's ``RETRAIN``
-switch trains them), each with deterministic kernels. Run it again whenever the code that trains
-or scores the models changes: a test compares the code's hash with the one
-recorded here.
+switch trains them), each with deterministic kernels. Run it again
+whenever the code that trains or scores the models changes: a test compares
+the code's hash with the one recorded here.
 
     python tools/train_models.py [--configs main short ...] [--workers N]
 """
