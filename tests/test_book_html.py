@@ -133,7 +133,7 @@ def test_core_pages_show_their_computed_numbers():
     assert "7 in binary is 111" in sinusoidal
     relative = _page("relative_position").get_text(" ", strip=True)
     assert re.search(
-        r"the largest error is \de-1\d in float64 and \de-0\d", relative
+        r"the largest error is \de-1\d\s+in\s+float64 and \de-0\d", relative
     )
 
 

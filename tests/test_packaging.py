@@ -78,12 +78,13 @@ def _chapter_code() -> list[str]:
     for path in sorted((ROOT / "chapters").glob("*.md")):
         for cell in jupytext.read(path).cells:
             if cell.cell_type == "code":
-                # IPython magics and shell lines are not Python.
+                # IPython magics and shell lines are not Python (a line
+                # that goes on with != is).
                 code.append(
                     "\n".join(
                         line
                         for line in cell.source.splitlines()
-                        if not line.lstrip().startswith(("%", "!"))
+                        if not re.match(r"\s*(%|!(?!=))", line)
                     )
                 )
     return code
