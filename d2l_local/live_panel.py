@@ -15,7 +15,6 @@ the panel loads only when the reader opens it.
 from __future__ import annotations
 
 import base64
-import gzip
 import hashlib
 import html
 import json
@@ -31,6 +30,7 @@ from . import (
     relative_family,
     text,
 )
+from .widgets import gzip_packed
 
 __all__ = ["LivePanel", "live_panel", "model_spec", "pack_models"]
 
@@ -198,10 +198,10 @@ class LivePanel:
     @property
     def packed_size(self) -> int:
         """Bytes of the gzip-compressed weights."""
-        return len(gzip.compress(self.blob, compresslevel=9, mtime=0))
+        return len(gzip_packed(self.blob))
 
     def to_html(self) -> str:
-        packed = gzip.compress(self.blob, compresslevel=9, mtime=0)
+        packed = gzip_packed(self.blob)
         digest = hashlib.sha256(self.blob).hexdigest()
         payload = dict(
             self.description, packed=base64.b64encode(packed).decode()

@@ -43,6 +43,7 @@ __all__ = [
     "Controls",
     "choice_control",
     "choice_controls",
+    "gzip_packed",
     "render_svg",
 ]
 
@@ -80,6 +81,15 @@ class Choice:
                 f"value of {self.description!r} must be one of options "
                 f"{list(self.options)}, got {self.value!r}"
             )
+
+
+def gzip_packed(data: bytes) -> bytes:
+    """``data`` gzip-compressed alike on every Python: no time stamp, and the
+    header's OS byte 3 (Unix), as Python 3.11 and 3.12 write it; 3.13 writes
+    255 (unknown)."""
+    packed = bytearray(gzip.compress(data, compresslevel=9, mtime=0))
+    packed[9] = 3
+    return bytes(packed)
 
 
 def render_svg(draw: Callable[..., None], *values: Any) -> str:
@@ -229,9 +239,7 @@ class Controls:
         frames, alts = list(self.frames.values()), list(self.alts.values())
         unpacked = json.dumps({"frames": frames, "alts": alts}).encode()
         digest = hashlib.sha256(unpacked).hexdigest()
-        packed = base64.b64encode(
-            gzip.compress(unpacked, compresslevel=9, mtime=0)
-        ).decode()
+        packed = base64.b64encode(gzip_packed(unpacked)).decode()
         name = f"d2l-control-{digest[:12]}"
         rows = []
         for k, (choice, texts) in enumerate(zip(self.choices, labels)):
