@@ -44,6 +44,7 @@ __all__ = [
     "learning_rate",
     "load",
     "load_log",
+    "load_run",
     "make_model",
     "manifest",
     "quantize",
@@ -447,6 +448,14 @@ def load_log(config: str, method: str, seed: int) -> dict:
     """The training log of one model: its config, curves, provenance and
     scores."""
     path = _path(config, method, seed, ".json")
+    return json.loads(path.read_text(), object_pairs_hook=_int_keys)
+
+
+def load_run(name: str) -> dict:
+    """A run of ``make models`` made elsewhere (on a GPU, say), as
+    ``tools/record_run.py`` recorded it in ``trained/runs``: its manifest,
+    and every config's scores, method by method, one dict per seed."""
+    path = TRAINED / "runs" / f"{name}.json"
     return json.loads(path.read_text(), object_pairs_hook=_int_keys)
 
 

@@ -112,3 +112,17 @@ def test_a_brief_run_retraces_the_start_of_the_logged_curve(corpus):
     for key in ("train", "held_out"):
         for mine, theirs in zip(brief["curves"][key], logged[key]):
             assert abs(mine - theirs) <= CURVE_TOLERANCE, (key, mine, theirs)
+
+
+def test_the_recorded_gpu_run_has_every_model_scored_on_the_same_text():
+    run = pretraining.load_run("h200")
+    held_out = run["manifest"]["corpus"]["held_out"]
+    assert held_out == MANIFEST["corpus"]["held_out"]
+    for name, config in pretraining.CONFIGS.items():
+        for method in config.methods:
+            per_seed = run["scores"][name][method]
+            assert len(per_seed) == len(config.seeds), (name, method)
+            for seed, scores in zip(config.seeds, per_seed):
+                shipped = pretraining.load_log(name, method, seed)["scores"]
+                assert config.train_len in scores["non-overlapping"]
+                assert scores["scored"] == shipped["scored"]
