@@ -389,8 +389,8 @@ class PartialRotary(RotaryEmbedding):
 class NeoXPartialRotary(RotaryEmbedding):
     """Partial RoPE as GPT-NeoX has it (its ``rotary_pct``): only the first
     ``share`` of each head's column pairs rotate, at the frequencies of a
-    head that narrow, so that they still span the whole range from 1 to
-    1/base; the other pairs carry content alone."""
+    head that narrow (w columns: from 1 down to base ** (-(w - 2) / w));
+    the other pairs carry content alone."""
 
     def __init__(
         self,

@@ -132,3 +132,17 @@ def test_the_code_hash_changes_with_a_config(monkeypatch):
 def test_a_missing_checkpoint_says_to_run_make_models():
     with pytest.raises(FileNotFoundError, match="run `make models`"):
         pretraining.load("main", "RoPE", 99)
+
+
+def test_the_code_hash_reads_code_but_not_docstrings():
+    source = (
+        'class C:\n    """Doc."""\n\n    def f(self, x):\n'
+        '        """More doc,\n        on two lines."""\n'
+        "        return x + 1\n"
+    )
+    bare = pretraining._without_docstrings(source)
+    assert "Doc" not in bare and "return x + 1" in bare
+    reworded = source.replace("Doc.", "Other words.")
+    assert pretraining._without_docstrings(reworded) == bare
+    changed = source.replace("x + 1", "x + 2")
+    assert pretraining._without_docstrings(changed) != bare
