@@ -16,6 +16,8 @@ PYTHON_SOURCES := d2l_local tests tools _ext
 WORKFLOWS := $(wildcard .github/workflows/*.yml)
 # How nbval compares each chapter with its reference notebook.
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
+# Test files (each notebook whole) spread over up to 4 processes.
+WORKERS := -n auto --maxprocesses=4 --dist loadfile
 # Another machine has another CPU: imitate one with torch's, MKL's and
 # oneDNN's generic code paths and one thread, so that an output that depends
 # on the instruction set or the thread count fails here, before it lands.
@@ -73,7 +75,7 @@ test: chromium $(BIN)/.test-env book
 	$(BIN)/ruff format --check $(PYTHON_SOURCES)
 	$(BIN)/actionlint $(WORKFLOWS)
 	$(BIN)/python tools/setup_cell.py --check
-	$(BIN)/python -m pytest tests chapters $(NBVAL) --durations=25
+	$(BIN)/python -m pytest tests chapters $(NBVAL) $(WORKERS) --durations=25
 	$(MAKE) --no-print-directory nbval-generic
 
 # nbval alone: re-run every chapter and compare it with its reference notebook.
