@@ -16,8 +16,12 @@ PYTHON_SOURCES := d2l_local tests tools _ext
 WORKFLOWS := $(wildcard .github/workflows/*.yml)
 # How nbval compares each chapter with its reference notebook.
 NBVAL := --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
-# Test files (each notebook whole) spread over up to 4 processes.
+# Test files (each notebook whole) spread over up to 4 processes, one
+# thread each: kernels with two threads on a shared core spin against
+# each other (order_experiment's first cell took 612 s that way, 19 s
+# alone).
 WORKERS := -n auto --maxprocesses=4 --dist loadfile
+ONE_THREAD := OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
 # Another machine has another CPU: imitate one with torch's, MKL's and
 # oneDNN's generic code paths and one thread, so that an output that depends
 # on the instruction set or the thread count fails here, before it lands.
@@ -75,7 +79,7 @@ test: chromium $(BIN)/.test-env book
 	$(BIN)/ruff format --check $(PYTHON_SOURCES)
 	$(BIN)/actionlint $(WORKFLOWS)
 	$(BIN)/python tools/setup_cell.py --check
-	$(BIN)/python -m pytest tests chapters $(NBVAL) $(WORKERS) --durations=25
+	$(ONE_THREAD) $(BIN)/python -m pytest tests chapters $(NBVAL) $(WORKERS) --durations=25
 	$(MAKE) --no-print-directory nbval-generic
 
 # nbval alone: re-run every chapter and compare it with its reference notebook.
