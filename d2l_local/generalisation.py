@@ -16,7 +16,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+import torch
+from matplotlib import pyplot as plt
+
 from . import pretraining
+from .plotting import label_lines
 
 __all__ = [
     "COLOURS",
@@ -27,6 +31,7 @@ __all__ = [
     "holds",
     "join_names",
     "load_scores",
+    "plot_rises",
     "reach_parts",
     "rises",
     "stability",
@@ -168,3 +173,84 @@ def stability(
         for method in methods
         if loaded[configs[0]][method][0]["sliding"]
     }
+
+
+# The rise axis: linear up to 0.5 bits, logarithmic above.
+RISE_TICKS = (0, 0.1, 0.5, 1, 2, 4, 8)
+
+
+def plot_rises(
+    scores: Mapping[str, Sequence[dict]],
+    colours: Mapping[str, str],
+    names: Mapping[str, str] | None = None,
+    height: float = 4.6,
+    lowest: float = -0.3,
+    label_room: float = 2.9,
+):
+    """Two panels, one per mode, of each method's rises (mean of the seeds,
+    band from lowest to highest seed) against the window length, with the
+    limit ``HOLD`` dotted and each line named at its right end (``names``
+    renames them; ``label_room`` is how far past the longest window, as a
+    factor, the names may run). The sliding panel starts at 2L: its
+    reference is the baseline, not a window of L. Pages "Train Short, Test
+    Long" and "Stretching and Debugging RoPE"."""
+    if not scores:
+        raise ValueError("scores must hold at least one method")
+    missing = [m for m in scores if m not in colours]
+    if missing:
+        raise ValueError(f"colours has no colour for {missing}")
+    names = {m: (names or {}).get(m, m) for m in scores}
+    first = next(iter(scores.values()))[0]
+    train_len = min(first["non-overlapping"])
+    lengths = sorted(first["non-overlapping"])
+    fig, axes = plt.subplots(2, 1, figsize=(3.7, height), sharex=True)
+    for ax, mode in zip(axes, MODES):
+        side = mode == "non-overlapping"
+        xs = lengths if side else lengths[1:]
+        ends = []
+        for method, per_seed in scores.items():
+            runs = torch.tensor(
+                [
+                    [0.0] * side
+                    + [rises([s], mode, n)[0] for n in lengths[1:]]
+                    for s in per_seed
+                ]
+            )
+            ax.fill_between(
+                xs,
+                runs.min(0).values,
+                runs.max(0).values,
+                color=colours[method],
+                alpha=0.2,
+                lw=0,
+            )
+            ax.plot(
+                xs,
+                runs.mean(0),
+                color=colours[method],
+                lw=1.4,
+                marker="o",
+                ms=3,
+            )
+            ends.append((runs.mean(0)[-1].item(), names[method]))
+        ax.set_yscale("symlog", linthresh=0.5, linscale=1.5)
+        ax.axhline(HOLD, color="0.4", lw=0.8, ls=":")
+        ax.axhline(0, color="0.6", lw=0.6)
+        ax.set_xscale("log", base=2)
+        ax.set_xticks(
+            lengths,
+            [f"{n // train_len}L" if n > train_len else "L" for n in lengths],
+        )
+        ax.set_ylim(lowest, RISE_TICKS[-1])
+        ax.set_yticks(RISE_TICKS, [f"{t:g}" for t in RISE_TICKS])
+        ax.set_title(mode, fontsize=10, loc="left")
+        ax.set_ylabel("rise (bits per char.)")
+        label_lines(
+            ax,
+            ends,
+            {names[m]: colours[m] for m in scores},
+            x=lengths[-1] * 1.08,
+        )
+    axes[-1].set_xlim(lengths[0] * 0.9, lengths[-1] * label_room)
+    fig.tight_layout()
+    return fig

@@ -97,3 +97,29 @@ def test_stability_reads_the_scores_it_is_given():
     assert gen.stability(["a", "b"], loaded=loaded) == {
         "m": {"a": 256, "b": 32}
     }
+
+
+def test_plot_rises_draws_each_method_in_both_modes_from_its_reference():
+    fig = gen.plot_rises(
+        {"ALiBi": HOLDER, "RoPE": BREAKER}, gen.COLOURS, names={"RoPE": "r"}
+    )
+    top, bottom = fig.axes
+    # Side by side every line starts at 0 at L; sliding starts at 2L.
+    rope_top = top.get_lines()[1].get_ydata()
+    assert list(top.get_lines()[0].get_xdata()) == [32, 64, 128, 256]
+    assert list(bottom.get_lines()[0].get_xdata()) == [64, 128, 256]
+    assert rope_top[0] == 0 and rope_top[1] == pytest.approx(0.8)
+    assert {t.get_text() for t in bottom.texts} == {"ALiBi", "r"}
+    assert [t.get_text() for t in bottom.get_xticklabels()] == [
+        "L",
+        "2L",
+        "4L",
+        "8L",
+    ]
+
+
+def test_plot_rises_names_a_method_without_a_colour():
+    with pytest.raises(ValueError, match=r"colours has no colour for \['x'\]"):
+        gen.plot_rises({"x": HOLDER}, gen.COLOURS)
+    with pytest.raises(ValueError, match="at least one method"):
+        gen.plot_rises({}, gen.COLOURS)
