@@ -1,21 +1,22 @@
 // Static side of d2l_local.widgets.choice_controls: in the built HTML there is
-// no kernel, so the sliders switch between figures drawn at build time. The
-// figures travel gzip-compressed (they differ little from one another) and are
-// unpacked once with the browser's DecompressionStream.
+// no kernel, so the sliders (and rows of radio buttons) switch between figures
+// drawn at build time. The figures travel gzip-compressed (they differ little
+// from one another) and are unpacked once with the browser's
+// DecompressionStream.
 (function (script) {
   "use strict";
   const root = script.closest(".d2l-control");
   if (!root || root.dataset.ready) return;
   const source = root.querySelector("script.d2l-control-data");
-  const inputs = Array.from(root.querySelectorAll("input.d2l-control-input"));
-  const shown = Array.from(root.querySelectorAll("output.d2l-control-value"));
+  const rows = Array.from(root.querySelectorAll(".d2l-control-row"));
+  const inputs = Array.from(root.querySelectorAll("input"));
   const image = root.querySelector("img.d2l-control-frame");
   const status = root.querySelector(".d2l-control-status");
 
   // What the reader is told while the figures for the other values arrive,
   // and if they cannot: the figure shown stays the one for the starting
-  // values, and the sliders stay still.
-  const STILL = " The figure shown is for the starting values; the sliders cannot move it.";
+  // values, and the controls stay still.
+  const STILL = " The figure shown is for the starting values; the controls cannot change it.";
   function fail(message, error) {
     status.textContent = message + STILL;
     root.dataset.ready = "failed";
@@ -59,15 +60,24 @@
     const unpacked = new Blob([packed]).stream().pipeThrough(new DecompressionStream("gzip"));
     return new Response(unpacked).json();
   }).then(({ frames, alts }) => {
+    // A row's position: its slider's value, or which of its buttons is
+    // checked. A slider also shows the label of its value.
+    function position(row, labels) {
+      const slider = row.querySelector("input[type=range]");
+      if (!slider) {
+        const checked = row.querySelector("input[type=radio]:checked");
+        return Number(checked.value);
+      }
+      const value = Number(slider.value);
+      slider.setAttribute("aria-valuetext", labels[value]);
+      row.querySelector("output").textContent = labels[value];
+      return value;
+    }
     function show() {
       let index = 0;
-      inputs.forEach((input, k) => {
-        const position = Number(input.value);
-        const label = data.labels[k][position];
-        input.setAttribute("aria-valuetext", label);
-        shown[k].textContent = label;
+      rows.forEach((row, k) => {
         // The frames' order: d2l_local.widgets.frame_index.
-        index = index * data.labels[k].length + position;
+        index = index * data.labels[k].length + position(row, data.labels[k]);
       });
       image.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(frames[index]);
       image.alt = alts[index];

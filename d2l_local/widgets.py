@@ -2,16 +2,18 @@
 
 Page "Self-Attention" uses one for the number of heads, "Sinusoidal
 Positional Encoding" two for the encoding width d, "Relative Positional
-Information" one for the offset and the frequency pair. A notebook calls
+Information" one for the offset and the frequency pair, "Language Models on
+Real Text" a row of buttons for the method. A notebook calls
 ``choice_controls`` (or ``choice_control``) once; the call draws the figure
-for every combination of values the sliders offer and displays as one
+for every combination of values the controls offer and displays as one
 output with two faces:
 
-* in a live kernel (Jupyter, Colab, Binder) ipywidgets sliders that swap the
-  figure in place;
-* in the built HTML book, where no kernel runs, plain HTML range inputs with a
-  small script that swaps between the same figures, stored in the page
-  (gzip-compressed) so that nothing is fetched from the network.
+* in a live kernel (Jupyter, Colab, Binder) ipywidgets sliders, or toggle
+  buttons for a choice among names, that swap the figure in place;
+* in the built HTML book, where no kernel runs, plain HTML range inputs (or
+  radio buttons) with a small script that swaps between the same figures,
+  stored in the page (gzip-compressed) so that nothing is fetched from the
+  network.
 
 Front ends with a widget manager pick the widget view; the book's build drops
 that view (``nb_mime_priority_overrides`` in ``_config.yml``) and shows the
@@ -51,7 +53,19 @@ MAX_FRAMES = 512
 _SCRIPT = Path(__file__).with_name("controls.js").read_text()
 _STYLE = (
     ".d2l-control-row{display:flex;align-items:center;gap:.6em;margin:.25em 0}"
-    ".d2l-control-row label{min-width:9em;margin:0}"
+    ".d2l-control-row>label{min-width:9em;margin:0}"
+    ".d2l-control-options{display:flex;flex-wrap:wrap;gap:.3em .4em}"
+    ".d2l-control-options label{position:relative;margin:0}"
+    # The radio itself is hidden; a click on its text checks it.
+    ".d2l-control-options input{position:absolute;opacity:0;margin:0;"
+    "pointer-events:none}"
+    ".d2l-control-options span{display:inline-block;white-space:nowrap;"
+    "padding:.15em .65em;border:1px solid currentColor;border-radius:1em;"
+    "cursor:pointer}"
+    ".d2l-control-options input:checked+span{background:#0a6b7c;"
+    "border-color:#0a6b7c;color:#fff}"
+    ".d2l-control-options input:focus-visible+span{"
+    "outline:2px solid #0a6b7c;outline-offset:2px}"
     ".d2l-control-row output{font-weight:600;min-width:7ch;text-align:right}"
     ".d2l-control-figure{container-type:inline-size;margin-top:.4em}"
     ".d2l-control-frame{display:block;max-width:100%;height:auto}"
@@ -64,11 +78,16 @@ _SVG_SIZE = re.compile(
 
 @dataclass(frozen=True)
 class Choice:
-    """One labelled slider: the values it offers and the one it starts at."""
+    """One labelled control: the values it offers and the one it starts at.
+
+    It is a slider, or with ``buttons`` a row of buttons, one per option: for
+    a choice among names, whose order means nothing.
+    """
 
     description: str
     options: Sequence[Any]
     value: Any
+    buttons: bool = False
 
     def __post_init__(self) -> None:
         if not list(self.options):
@@ -206,11 +225,19 @@ class Controls:
 
     @cached_property
     def widget(self):
-        """The live face: one SelectionSlider per choice above the figure."""
+        """The live face: one SelectionSlider (or ToggleButtons) per choice
+        above the figure."""
         import ipywidgets as widgets
 
         sliders = [
-            widgets.SelectionSlider(
+            widgets.ToggleButtons(
+                options=[(str(option), option) for option in c.options],
+                value=c.value,
+                description=c.description,
+                style={"description_width": "initial", "button_width": "auto"},
+            )
+            if c.buttons
+            else widgets.SelectionSlider(
                 options=list(c.options),
                 value=c.value,
                 description=c.description,
@@ -241,20 +268,12 @@ class Controls:
         digest = hashlib.sha256(unpacked).hexdigest()
         packed = base64.b64encode(gzip_packed(unpacked)).decode()
         name = f"d2l-control-{digest[:12]}"
-        rows = []
-        for k, (choice, texts) in enumerate(zip(self.choices, labels)):
-            position = list(choice.options).index(choice.value)
-            label = html.escape(choice.description)
-            rows.append(
-                f'<div class="d2l-control-row">'
-                f'<label for="{name}-{k}">{label}</label> '
-                f'<input type="range" class="d2l-control-input" '
-                f'id="{name}-{k}" min="0" '
-                f'max="{len(texts) - 1}" step="1" value="{position}" '
-                f'aria-valuetext="{html.escape(texts[position])}" disabled> '
-                f'<output class="d2l-control-value" for="{name}-{k}">'
-                f"{html.escape(texts[position])}</output></div>"
-            )
+        rows = [
+            _buttons_row(f"{name}-{k}", choice, texts)
+            if choice.buttons
+            else _slider_row(f"{name}-{k}", choice, texts)
+            for k, (choice, texts) in enumerate(zip(self.choices, labels))
+        ]
         payload = json.dumps({"labels": labels, "packed": packed})
         data = payload.replace("</", "<\\/")
         return (
@@ -265,7 +284,7 @@ class Controls:
             + '<p class="d2l-control-status" role="status">'
             # Also what Jupyter shows, scripts removed, for a notebook it
             # does not trust.
-            "<noscript>The sliders move where this output's script may run: "
+            "<noscript>The controls work where this output's script may run: "
             "run the cell, or open the book's web page.</noscript></p>"
             + f'<div class="d2l-control-figure" '
             f'style="min-height:{_tallest(frames)}">'
@@ -290,6 +309,41 @@ class Controls:
             "text/html": self.to_html(),
             "application/vnd.jupyter.widget-view+json": view,
         }
+
+
+def _slider_row(row_id: str, choice: Choice, texts: list[str]) -> str:
+    """A labelled range input over the positions of ``texts``, and the text
+    of the one it starts at."""
+    position = list(choice.options).index(choice.value)
+    label, text = html.escape(choice.description), html.escape(texts[position])
+    return (
+        f'<div class="d2l-control-row">'
+        f'<label for="{row_id}">{label}</label> '
+        f'<input type="range" class="d2l-control-input" id="{row_id}" '
+        f'min="0" max="{len(texts) - 1}" step="1" value="{position}" '
+        f'aria-valuetext="{text}" disabled> '
+        f'<output class="d2l-control-value" for="{row_id}">{text}</output>'
+        "</div>"
+    )
+
+
+def _buttons_row(row_id: str, choice: Choice, texts: list[str]) -> str:
+    """A labelled group of radio buttons, one per option, drawn as buttons;
+    the starting option is checked."""
+    position = list(choice.options).index(choice.value)
+    options = "".join(
+        f'<label><input type="radio" class="d2l-control-option" '
+        f'name="{row_id}" value="{j}"{" checked" * (j == position)} '
+        f"disabled><span>{html.escape(text)}</span></label>"
+        for j, text in enumerate(texts)
+    )
+    return (
+        f'<div class="d2l-control-row" role="radiogroup" '
+        f'aria-labelledby="{row_id}">'
+        f'<span class="d2l-control-label" id="{row_id}">'
+        f"{html.escape(choice.description)}</span>"
+        f'<span class="d2l-control-options">{options}</span></div>'
+    )
 
 
 def _tallest(frames: Sequence[str]) -> str:
@@ -350,7 +404,8 @@ def choice_controls(
     alt: Callable[..., str],
     name: str,
 ) -> Controls:
-    """Sliders for ``choices``; the figure shown is ``draw(*values)``.
+    """Sliders (or buttons) for ``choices``; the figure shown is
+    ``draw(*values)``.
 
     ``draw`` makes one matplotlib figure; it is called once for every
     combination of values, here and now. ``alt(*values)`` describes that
@@ -368,8 +423,10 @@ def choice_control(
     *,
     alt: Callable[[Any], str],
     name: str,
+    buttons: bool = False,
 ) -> Controls:
-    """One slider over ``options``; the figure shown is ``draw(value)``."""
+    """One slider over ``options`` (with ``buttons``, one button per option);
+    the figure shown is ``draw(value)``."""
     return choice_controls(
-        draw, Choice(description, options, value), alt=alt, name=name
+        draw, Choice(description, options, value, buttons), alt=alt, name=name
     )

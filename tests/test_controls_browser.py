@@ -1,6 +1,7 @@
-"""The controls in the built HTML, moved with the keyboard in headless Chromium
-with the network cut off (see the ``visit`` fixture): each key press shows the
-value and the figure drawn for it at build time."""
+"""The controls in the built HTML, moved with the keyboard (and buttons also
+with the pointer) in headless Chromium with the network cut off (see the
+``visit`` fixture): each key press or click shows the value and the figure
+drawn for it at build time."""
 
 from __future__ import annotations
 
@@ -16,8 +17,10 @@ from d2l_local.widgets import frame_index
 
 @dataclass(frozen=True)
 class Step:
-    """Press ``key`` on the slider labelled ``slider``; the sliders then read
-    ``labels`` and the figure's SVG contains every string in ``marks``."""
+    """Press ``key`` on the slider labelled ``slider`` (on a row of buttons,
+    on the one checked; ``click NAME`` clicks the button NAME); the controls
+    then read ``labels`` and the figure's SVG contains every string in
+    ``marks``."""
 
     slider: str
     key: str
@@ -100,8 +103,16 @@ CONTROLS = {
             Step(
                 "method", "ArrowRight", ("T5 bias",), ("T5 bias",), ("ALiBi",)
             ),
-            Step("method", "Home", ("sinusoidal",), ("sinusoidal",)),
-            Step("method", "End", ("NoPE",), ("NoPE",), ("sinusoidal",)),
+            Step("method", "ArrowRight", ("NoPE",), ("NoPE",)),
+            # Past the last button the arrow comes round to the first.
+            Step("method", "ArrowRight", ("sinusoidal",), ("sinusoidal",)),
+            Step(
+                "method",
+                "click partial RoPE",
+                ("partial RoPE",),
+                ("partial RoPE",),
+                ("NoPE",),
+            ),
         ],
     ),
 }
@@ -128,6 +139,17 @@ def shown_frame(labels: list[list[str]], shown: tuple[str, ...]) -> int:
     )
 
 
+def shown_labels(rows) -> tuple[str, ...]:
+    """What each row shows: its slider's value, or its checked button."""
+    return tuple(
+        rows.nth(k)
+        .locator("output, input:checked + span")
+        .inner_text()
+        .strip()
+        for k in range(rows.count())
+    )
+
+
 @pytest.mark.parametrize("name", CONTROLS)
 def test_keyboard_moves_each_control_to_the_figure_of_its_value(visit, name):
     chapter, steps = CONTROLS[name]
@@ -136,29 +158,32 @@ def test_keyboard_moves_each_control_to_the_figure_of_its_value(visit, name):
     control = page.locator(f'.d2l-control[data-name="{name}"]')
     control.scroll_into_view_if_needed()  # its figures load near the screen
     control.locator("xpath=self::*[@data-ready='true']").wait_for()
-    sliders = control.locator("input.d2l-control-input")
-    assert sliders.count() == len(labels)
-    names = []
-    for k in range(sliders.count()):
-        slider_id = sliders.nth(k).get_attribute("id")
-        names.append(
-            control.locator(f'label[for="{slider_id}"]').inner_text().strip()
-        )
+    rows = control.locator(".d2l-control-row")
+    assert rows.count() == len(labels)
+    names = [
+        rows.nth(k).locator("label, .d2l-control-label").first.inner_text()
+        for k in range(rows.count())
+    ]
     image = control.locator("img.d2l-control-frame")
     previous = image.get_attribute("src")
     for step in steps:
-        slider = control.get_by_label(step.slider, exact=True)
-        slider.focus()
-        page.keyboard.press(step.key)
-        shown = tuple(
-            o.inner_text()
-            for o in control.locator("output.d2l-control-value").all()
-        )
-        assert shown == step.labels
-        assert (
-            slider.get_attribute("aria-valuetext")
-            == step.labels[names.index(step.slider)]
-        )
+        row = rows.nth(names.index(step.slider))
+        slider = row.locator("input[type=range]")
+        if step.key.startswith("click "):
+            row.get_by_text(
+                step.key.removeprefix("click "), exact=True
+            ).click()
+        else:
+            (
+                slider if slider.count() else row.locator("input:checked")
+            ).focus()
+            page.keyboard.press(step.key)
+        assert shown_labels(rows) == step.labels
+        if slider.count():
+            assert (
+                slider.get_attribute("aria-valuetext")
+                == step.labels[names.index(step.slider)]
+            )
         expected = shown_frame(labels, step.labels)
         assert control.get_attribute("data-frame") == str(expected)
         source = image.get_attribute("src")

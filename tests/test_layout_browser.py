@@ -64,7 +64,9 @@ LAYOUT = r"""() => {
     .filter((el) => el.checkVisibility({visibilityProperty: true}) &&
       el.scrollHeight > el.clientHeight + 1)
     .map((el) => el.textContent.trim().slice(0, 60));
-  const sliders = [...document.querySelectorAll("input[type=range]")]
+  // Touch targets: sliders, and the buttons of a choice among names.
+  const sliders = [...document.querySelectorAll(
+    "input[type=range], .d2l-control-options label")]
     .map((el) => el.getBoundingClientRect().height);
   const pageWidth = document.documentElement.scrollWidth;
   return {cut, unmarked, wrappedTables, dragged, tables, clipped, sliders,

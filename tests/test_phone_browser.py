@@ -74,11 +74,31 @@ def test_no_formula_or_inline_code_is_cut_off(visit, path, width):
     assert clipped["inline"] == [], f"inline formulas cut off: {clipped}"
 
 
+# A control's row, moved as a reader would: its slider set to a value, or one
+# of its buttons checked; either way with the event the page's script hears.
+ROW_MOVES = """
+  const optionCount = (row) => {
+    const slider = row.querySelector('input[type=range]');
+    return slider ? Number(slider.max) + 1
+      : row.querySelectorAll('input[type=radio]').length;
+  };
+  const pick = (row, v) => {
+    const slider = row.querySelector('input[type=range]');
+    const input = slider || row.querySelectorAll('input[type=radio]')[v];
+    if (slider) slider.value = String(v);
+    else input.checked = true;
+    input.dispatchEvent(new Event('input'));
+  };
+"""
+
 # Every figure of a page, each frame of each control included: its shown
 # width against its box and against the page's text column, and its
 # smallest text as shown (the SVG's smallest font size times the scale at
 # which the figure is shown).
-FIGURES = r"""async () => {
+FIGURES = (
+    r"""async () => {"""
+    + ROW_MOVES
+    + r"""
   const column = document.querySelector('article.bd-article')
     .getBoundingClientRect();
   const smallestFont = (svg) => {
@@ -116,23 +136,23 @@ FIGURES = r"""async () => {
     while (control.dataset.ready !== 'true' && Date.now() - start < 10000) {
       await new Promise((r) => setTimeout(r, 50));
     }
-    const inputs = [...control.querySelectorAll('input.d2l-control-input')];
-    const counts = inputs.map((input) => Number(input.max) + 1);
+    const rows = [...control.querySelectorAll('.d2l-control-row')];
+    const counts = rows.map(optionCount);
     const total = counts.reduce((a, b) => a * b, 1);
     const img = control.querySelector('img.d2l-control-frame');
     for (let frame = 0; frame < total; frame++) {
       let rest = frame;
-      for (let k = inputs.length - 1; k >= 0; k--) {
-        inputs[k].value = String(rest % counts[k]);
+      for (let k = rows.length - 1; k >= 0; k--) {
+        pick(rows[k], rest % counts[k]);
         rest = Math.floor(rest / counts[k]);
       }
-      inputs.forEach((input) => input.dispatchEvent(new Event('input')));
       results.push(await measure(img,
         `${control.dataset.name} frame ${control.dataset.frame}`));
     }
   }
   return results;
 }"""
+)
 
 
 @pytest.mark.parametrize("path", CHAPTERS)
@@ -177,13 +197,14 @@ def test_first_figure_comes_within_four_phone_screens(visit, path):
     assert screens < 4, f"first figure on screen {int(screens) + 1}"
 
 
-STEP_THROUGH = """async (control) => {
-  const inputs = [...control.querySelectorAll('input.d2l-control-input')];
+STEP_THROUGH = (
+    """async (control) => {"""
+    + ROW_MOVES
+    + """
   const heights = [];
-  for (const [k, input] of inputs.entries()) {
-    for (let v = 0; v <= Number(input.max); v++) {
-      input.value = String(v);
-      input.dispatchEvent(new Event('input'));
+  for (const row of control.querySelectorAll('.d2l-control-row')) {
+    for (let v = 0; v < optionCount(row); v++) {
+      pick(row, v);
       await control.querySelector('img.d2l-control-frame').decode()
         .catch(() => null);
       heights.push(control.getBoundingClientRect().height);
@@ -191,6 +212,7 @@ STEP_THROUGH = """async (control) => {
   }
   return heights;
 }"""
+)
 
 
 @pytest.mark.parametrize("width", ["390px", "1280px"])

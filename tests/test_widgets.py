@@ -149,6 +149,44 @@ def test_live_sliders_show_the_frame_of_their_values():
     assert shown() == (control.frames[(3, 5)], describe(3, 5))
 
 
+def test_buttons_offer_each_name_in_both_faces():
+    """A choice among names is a row of buttons: radio buttons in the static
+    HTML, ToggleButtons in a kernel, each showing the frame of its value."""
+    slopes = {"flat": 0, "steep": 2, "steeper": 3}
+    control = d2l.choice_control(
+        lambda name: draw_line(slopes[name]),
+        list(slopes),
+        "steep",
+        "line",
+        alt=lambda name: f"A {name} line",
+        name="line",
+        buttons=True,
+    )
+    soup, data, unpacked = unpack(control)
+    assert soup.select("input[type=range]") == []
+    group = soup.select_one('[role="radiogroup"]')
+    assert soup.find(id=group["aria-labelledby"]).string == "line"
+    options = group.select("input.d2l-control-option")
+    assert [o["type"] for o in options] == ["radio"] * 3
+    assert len({o["name"] for o in options}) == 1
+    assert [o.find_next_sibling("span").string for o in options] == [
+        "flat",
+        "steep",
+        "steeper",
+    ]
+    assert [o.has_attr("checked") for o in options] == [False, True, False]
+    assert [o["value"] for o in options] == ["0", "1", "2"]
+    assert data["labels"] == [["flat", "steep", "steeper"]]
+
+    buttons, figure = control.widget.children
+    assert isinstance(buttons, ipywidgets.ToggleButtons)
+    assert buttons.value == "steep" and buttons.description == "line"
+    buttons.value = "steeper"
+    (output,) = figure.outputs
+    assert output["data"]["text/plain"] == "A steeper line"
+    assert control.frames[("steeper",)] == render_svg(draw_line, 3)
+
+
 @pytest.mark.parametrize(
     "arguments, error, message",
     [
