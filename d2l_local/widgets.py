@@ -54,7 +54,9 @@ _SCRIPT = Path(__file__).with_name("controls.js").read_text()
 _STYLE = (
     ".d2l-control-row{display:flex;align-items:center;gap:.6em;margin:.25em 0}"
     ".d2l-control-row>label{min-width:9em;margin:0}"
-    ".d2l-control-options{display:flex;flex-wrap:wrap;gap:.3em .4em}"
+    # A row of buttons wraps, its label first, the buttons after it.
+    ".d2l-control-row[role=radiogroup]{flex-wrap:wrap;gap:.3em .4em}"
+    ".d2l-control-options{display:contents}"
     ".d2l-control-options label{position:relative;margin:0}"
     # The radio itself is hidden; a click on its text checks it.
     ".d2l-control-options input{position:absolute;opacity:0;margin:0;"

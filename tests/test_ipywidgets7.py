@@ -29,8 +29,8 @@ from conftest import (
 # Only the chapters with a control: the others use no widget, and the
 # book's build, nbval and nbval on the generic CPU paths run them. The
 # language-model chapters score the trained models (about 40 s each);
-# real_text's one control is drawn by the same choice_control as every other
-# page's, which run here.
+# real_text's one control, a row of buttons, is checked in
+# tests/test_widgets.py (live face) and tests/test_controls_browser.py.
 CHAPTERS = sorted(chapters_with_controls() - LANGUAGE_MODEL_CHAPTERS)
 OVERLAY = ROOT / ".venv" / "ipywidgets7"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"

@@ -49,8 +49,9 @@ CHAPTERS = sorted(p.stem for p in (ROOT / "chapters").glob("*.ipynb"))
 # without a control (nothing for the widget front end to do; the book's
 # build, nbval and nbval on the generic CPU paths run them), and real_text,
 # inside_models and stretching_rope, which load and score the trained models
-# (about 40 s each here). real_text's one control is drawn by the same
-# choice_control as every other page's, which run here.
+# (about 40 s each here). real_text's one control, a row of buttons, is
+# not driven in a front end: tests/test_widgets.py checks its live face
+# (ToggleButtons) and tests/test_controls_browser.py its static one.
 OPENED_ONLY = (
     set(CHAPTERS) - chapters_with_controls()
 ) | LANGUAGE_MODEL_CHAPTERS
