@@ -1,6 +1,7 @@
 """The chapters' MyST sources, their executed reference notebooks and the
 Colab setup cell."""
 
+import ast
 import importlib.util
 import subprocess
 import sys
@@ -10,6 +11,7 @@ import jupytext
 import nbformat
 import pytest
 import yaml
+from IPython.core.inputtransformer2 import TransformerManager
 from IPython.core.interactiveshell import InteractiveShell
 from jupyter_client.kernelspec import KernelSpecManager
 
@@ -111,6 +113,33 @@ def test_code_lines_fit_the_pages_code_blocks(source):
     assert long == [], (
         f"code lines over 79 characters in {source.name}: {long}"
     )
+
+
+# Library calls whose result shows only as a cell's last value.
+SHOWN_AS_VALUE = {
+    "d2l.table",
+    "d2l.self_check",
+    "d2l.choice_control",
+    "d2l.choice_controls",
+    "d2l.show_source",
+}
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
+def test_every_table_and_control_is_its_cells_last_value(source):
+    """A table, self-check, control or listing called as a bare statement
+    before other code is built and dropped: the page never shows it."""
+    dropped = []
+    for cell_source, _ in _code_cells(jupytext.read(source)):
+        body = ast.parse(TransformerManager().transform_cell(cell_source)).body
+        dropped += [
+            ast.unparse(statement.value.func)
+            for statement in body[:-1]
+            if isinstance(statement, ast.Expr)
+            and isinstance(statement.value, ast.Call)
+            and ast.unparse(statement.value.func) in SHOWN_AS_VALUE
+        ]
+    assert dropped == [], f"{source.name} never shows: {dropped}"
 
 
 @pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
