@@ -14,12 +14,13 @@ character, each seed scores there than at L:
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Mapping, Sequence
 
 import torch
 from matplotlib import pyplot as plt
 
-from . import pretraining
+from . import language_model, pretraining
 from .plotting import label_lines
 
 __all__ = [
@@ -33,6 +34,7 @@ __all__ = [
     "load_scores",
     "plot_rises",
     "reach_parts",
+    "rise_interval",
     "rises",
     "stability",
 ]
@@ -118,6 +120,55 @@ def rises(per_seed: Sequence[dict], mode: str, n: int) -> list[float]:
         else:
             values.append(scores["sliding"][n] - scores["baseline"])
     return values
+
+
+def rise_interval(
+    model: torch.nn.Module,
+    held_out: torch.Tensor,
+    train_len: int,
+    mode: str,
+    n: int,
+    draws: int = 2000,
+    level: float = 0.95,
+    seed: int = 0,
+) -> tuple[float, float, float]:
+    """One model's rise at window length n in ``mode``, on the characters
+    ``pretraining.evaluate`` scores, and a bootstrap interval for it: the
+    held-out text is cut into blocks of 8L characters and resampled
+    ``draws`` times, with replacement, to show how much the rise hangs on
+    which text was scored. Returns (rise, low, high)."""
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+    if not 0 < level < 1:
+        raise ValueError(f"level must lie in (0, 1), got {level}")
+    block = 8 * train_len
+    scored = (len(held_out) - 1 - block) // block * block
+    stride = (
+        inspect.signature(pretraining.evaluate)
+        .parameters["baseline_stride"]
+        .default
+    )
+    reads = {
+        "non-overlapping": [(n, None), (train_len, None)],
+        "sliding": [(n, train_len), (train_len, stride)],
+    }[mode]
+    longer, shorter = (
+        language_model.character_bits(
+            model, held_out, window, step, block, scored
+        )
+        for window, step in reads
+    )
+    per_block = (longer - shorter).view(-1, block).mean(1)
+    generator = torch.Generator().manual_seed(seed)
+    picks = torch.randint(
+        len(per_block), (draws, len(per_block)), generator=generator
+    )
+    means = per_block[picks].mean(1)
+    low, high = torch.quantile(
+        means,
+        torch.tensor([(1 - level) / 2, (1 + level) / 2], dtype=means.dtype),
+    ).tolist()
+    return per_block.mean().item(), low, high
 
 
 def holds(per_seed: Sequence[dict], n: int, limit: float = HOLD) -> bool:

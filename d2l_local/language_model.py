@@ -28,6 +28,7 @@ from .relative_family import RotaryEmbedding
 __all__ = [
     "bits_per_character",
     "cached_logits",
+    "character_bits",
     "generate",
     "position_bits",
     "training_windows",
@@ -108,6 +109,38 @@ def position_bits(
             )
             total += loss.double().sum(0).cpu()
     return total / len(inputs) / math.log(2)
+
+
+def character_bits(
+    model: nn.Module,
+    tokens: torch.Tensor,
+    window: int,
+    stride: int | None = None,
+    context: int = 0,
+    num_scored: int = 4096,
+    batch_size: int = 64,
+) -> torch.Tensor:
+    """The loss in bits of each scored character, in the text's order: the
+    values that ``position_bits`` averages position by position."""
+    # position_bits is hashed into every training log (pretraining), so it
+    # keeps its own loop rather than averaging this one's result.
+    stride = window if stride is None else stride
+    inputs, targets = _scored_windows(
+        tokens, window, stride, context, num_scored
+    )
+    model.eval()
+    device = next(model.parameters()).device
+    losses = []
+    with torch.no_grad():
+        for start in range(0, len(inputs), batch_size):
+            X = inputs[start : start + batch_size].to(device)
+            Y = targets[start : start + batch_size].to(device)
+            logits = model(X)[:, -stride:]
+            loss = nn.functional.cross_entropy(
+                logits.transpose(1, 2), Y[:, -stride:], reduction="none"
+            )
+            losses.append(loss.double().cpu().flatten())
+    return torch.cat(losses) / math.log(2)
 
 
 def bits_per_character(

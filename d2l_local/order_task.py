@@ -37,7 +37,7 @@ __all__ = [
 TOKEN_A, TOKEN_B = 0, 1
 # How each variant learns where a token stands: nothing, an added table
 # (fixed or trained), rotated queries and keys, or a causal mask alone.
-POSITIONS = ("none", "sinusoidal", "learned", "rope", "causal")
+POSITIONS = ("none", "sinusoidal", "learned", "rope", "causal", "rope_causal")
 
 
 def make_order_task(
@@ -117,8 +117,9 @@ class OrderClassifier(nn.Module):
 
     ``positions`` is one of ``POSITIONS``: "none" (nothing tells positions
     apart), "sinusoidal" or "learned" (a table added to the embeddings),
-    "rope" (queries and keys rotated by their positions) or "causal" (no
-    positional code, but query i sees keys 0..i only).
+    "rope" (queries and keys rotated by their positions), "causal" (no
+    positional code, but query i sees keys 0..i only) or "rope_causal"
+    (both the rotations and the mask).
     """
 
     def __init__(
@@ -134,7 +135,7 @@ class OrderClassifier(nn.Module):
             raise ValueError(
                 f"positions must be one of {POSITIONS}, got {positions!r}"
             )
-        self.causal = positions == "causal"
+        self.causal = positions in ("causal", "rope_causal")
         self.embedding = nn.Embedding(
             checks.positive_int("vocab_size", vocab_size), num_hiddens
         )
@@ -148,7 +149,7 @@ class OrderClassifier(nn.Module):
         }.get(positions, nn.Identity)()
         attention = (
             RotaryMultiHeadAttention
-            if positions == "rope"
+            if positions in ("rope", "rope_causal")
             else MultiHeadAttention
         )
         self.attention = attention(num_hiddens, num_heads, 0.0)

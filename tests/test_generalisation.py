@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+import torch
 
 from d2l_local import generalisation as gen
 
@@ -123,3 +124,56 @@ def test_plot_rises_names_a_method_without_a_colour():
         gen.plot_rises({"x": HOLDER}, gen.COLOURS)
     with pytest.raises(ValueError, match="at least one method"):
         gen.plot_rises({}, gen.COLOURS)
+
+
+class _Unigram(torch.nn.Module):
+    """Logits from the current token alone: every window length gives the
+    same loss, so every rise is 0."""
+
+    def __init__(self, vocabulary: int = 11) -> None:
+        super().__init__()
+        self.table = torch.nn.Embedding(vocabulary, vocabulary)
+
+    def forward(self, tokens):
+        return self.table(tokens)
+
+
+class _Counting(torch.nn.Module):
+    """A model that is worse the more characters its window holds."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.unused = torch.nn.Parameter(torch.zeros(1))  # gives a device
+
+    def forward(self, tokens):
+        width = torch.arange(1, tokens.shape[1] + 1, dtype=torch.float32)
+        return torch.stack([width, -width], dim=-1)[None].expand(
+            tokens.shape[0], -1, -1
+        )
+
+
+@pytest.mark.parametrize("mode", gen.MODES)
+def test_rise_interval_holds_the_rise_and_is_zero_when_nothing_changes(mode):
+    text = torch.randint(
+        0, 11, (8 * 4 * 10 + 1,), generator=torch.Generator().manual_seed(0)
+    )
+    torch.manual_seed(0)
+    rise, low, high = gen.rise_interval(_Unigram(), text, 4, mode, 8)
+    assert abs(rise) < 1e-6 and abs(low) < 1e-6 and abs(high) < 1e-6
+    binary = torch.randint(
+        0, 2, (8 * 4 * 10 + 1,), generator=torch.Generator().manual_seed(1)
+    )
+    rise, low, high = gen.rise_interval(_Counting(), binary, 4, mode, 16)
+    assert rise > 0 and low <= rise <= high and low < high
+
+
+def test_rise_interval_refuses_a_bad_level():
+    with pytest.raises(ValueError, match="level must lie in"):
+        gen.rise_interval(
+            _Unigram(),
+            torch.zeros(400, dtype=torch.long),
+            4,
+            "sliding",
+            8,
+            level=1.5,
+        )

@@ -62,6 +62,23 @@ def test_position_bits_has_one_value_per_scored_position():
     assert lm.position_bits(model, TOKENS, 32, 8, 32, 256).shape == (8,)
 
 
+@pytest.mark.parametrize(("window", "stride"), [(32, None), (32, 8)])
+def test_character_bits_are_what_position_bits_averages(window, stride):
+    torch.manual_seed(0)
+    model = Unigram()
+    bits = lm.character_bits(model, TOKENS, window, stride, 32, 256)
+    assert bits.shape == (256,)
+    by_position = lm.position_bits(model, TOKENS, window, stride, 32, 256)
+    step = window if stride is None else stride
+    assert torch.allclose(bits.view(-1, step).mean(0), by_position)
+    # In the text's order: a unigram's loss at each character is its own.
+    logits = model(TOKENS[32:288]).detach()
+    own = nn.functional.cross_entropy(
+        logits, TOKENS[33:289], reduction="none"
+    ).double() / math.log(2)
+    assert torch.allclose(bits, own, atol=1e-5)
+
+
 def test_generate_is_reproducible_and_returns_only_new_tokens():
     torch.manual_seed(0)
     model = Unigram()

@@ -71,7 +71,7 @@ def test_learned_embedding_is_trainable_and_checks_length():
         (
             lambda: order_task.OrderClassifier(10, 16, 2, "rotary"),
             r"positions must be one of \('none', 'sinusoidal', 'learned', "
-            r"'rope', 'causal'\), got 'rotary'",
+            r"'rope', 'causal', 'rope_causal'\), got 'rotary'",
         ),
         (
             lambda: order_task.OrderClassifier(10, 12, 4, "rope"),
@@ -169,3 +169,25 @@ def test_a_to_b_is_the_offset_of_b_from_a():
 )
 def test_side_of_chance_holds_for_every_seed(accuracies, phrase):
     assert order_task.side_of_chance(accuracies).startswith(phrase)
+
+
+def test_rope_causal_rotates_and_masks():
+    """ "rope_causal" is RoPE's attention with the causal mask: changing a
+    later token leaves the earlier positions' outputs alone, and the
+    layer is the rotary one."""
+    from d2l_local.relative import RotaryMultiHeadAttention
+
+    torch.manual_seed(0)
+    model = order_task.OrderClassifier(10, 16, 2, "rope_causal").eval()
+    assert isinstance(model.attention, RotaryMultiHeadAttention)
+    outputs = []
+    model.mlp.register_forward_hook(
+        lambda mlp, inputs, result: outputs.append(inputs[0] + result)
+    )
+    tokens = torch.tensor([[0, 1, 2, 3, 4, 5]])
+    changed = tokens.clone()
+    changed[0, -1] = 9
+    with torch.no_grad():
+        model(tokens), model(changed)
+    assert torch.equal(outputs[0][:, :-1], outputs[1][:, :-1])
+    assert not torch.equal(outputs[0][:, -1], outputs[1][:, -1])
