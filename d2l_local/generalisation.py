@@ -131,12 +131,15 @@ def rise_interval(
     draws: int = 2000,
     level: float = 0.95,
     seed: int = 0,
+    longer_model: torch.nn.Module | None = None,
 ) -> tuple[float, float, float]:
     """One model's rise at window length n in ``mode``, on the characters
     ``pretraining.evaluate`` scores, and a bootstrap interval for it: the
     held-out text is cut into blocks of 8L characters and resampled
     ``draws`` times, with replacement, to show how much the rise hangs on
-    which text was scored. Returns (rise, low, high)."""
+    which text was scored. ``longer_model``, when given, reads the windows
+    of n instead (a stretched copy of ``model``: stretching_rope). Returns
+    (rise, low, high)."""
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
     if not 0 < level < 1:
@@ -152,11 +155,12 @@ def rise_interval(
         "non-overlapping": [(n, None), (train_len, None)],
         "sliding": [(n, train_len), (train_len, stride)],
     }[mode]
+    readers = [model if longer_model is None else longer_model, model]
     longer, shorter = (
         language_model.character_bits(
-            model, held_out, window, step, block, scored
+            reader, held_out, window, step, block, scored
         )
-        for window, step in reads
+        for reader, (window, step) in zip(readers, reads)
     )
     per_block = (longer - shorter).view(-1, block).mean(1)
     generator = torch.Generator().manual_seed(seed)
