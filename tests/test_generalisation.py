@@ -167,6 +167,29 @@ def test_rise_interval_holds_the_rise_and_is_zero_when_nothing_changes(mode):
     assert rise > 0 and low <= rise <= high and low < high
 
 
+def test_rise_interval_lets_longer_model_read_the_longer_windows():
+    # Text of tokens 0 and 1 only: a table that favours them beats a
+    # uniform model, so the rise is positive only if the uniform one reads
+    # the longer windows (stretching_rope's use), and 0 if it is ignored.
+    text = torch.randint(
+        0, 2, (8 * 4 * 10 + 1,), generator=torch.Generator().manual_seed(2)
+    )
+    favours = _Unigram()
+    with torch.no_grad():
+        favours.table.weight.zero_()
+        favours.table.weight[:, :2] = 3.0
+    uniform = _Unigram()
+    with torch.no_grad():
+        uniform.table.weight.zero_()
+    for mode in gen.MODES:
+        same = gen.rise_interval(favours, text, 4, mode, 8)
+        assert max(abs(v) for v in same) < 1e-6
+        rise, low, high = gen.rise_interval(
+            favours, text, 4, mode, 8, longer_model=uniform
+        )
+        assert rise > 1 and low <= rise <= high
+
+
 def test_rise_interval_refuses_a_bad_level():
     with pytest.raises(ValueError, match="level must lie in"):
         gen.rise_interval(
