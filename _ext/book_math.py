@@ -208,10 +208,11 @@ def keep_punctuation_with_formulas(
         together = nodes.inline(classes=["math-with-punctuation"])
         parent.replace(formula, together)
         together += [formula, nodes.Text(text[:mark])]
+        # By position, not by value: Text nodes compare as strings, so
+        # replace() and remove() would take an earlier ", " for this one.
+        del parent[index + 1]
         if text[mark:]:
-            parent.replace(after, nodes.Text(text[mark:]))
-        else:
-            parent.remove(after)
+            parent.insert(index + 1, nodes.Text(text[mark:]))
 
 
 # KaTeX's fonts that a page's opening uses (its title and Overview), by the
