@@ -70,7 +70,7 @@ def reach_parts(
     """Clauses that group methods by how far they held (``held_up_to``),
     farthest first: "a and b held up to 8L", ..., then "c did not hold even
     at 2L". With ``longest``, the group that held there is told that it is
-    the longest window tested."""
+    the longest window judged."""
     if train_len < 1:
         raise ValueError(f"train_len must be at least 1, got {train_len}")
     groups: dict[int, list[str]] = {}
@@ -83,7 +83,7 @@ def reach_parts(
         groups.setdefault(n, []).append(method)
     parts = [
         f"{join_names(groups[n])} held up to {n // train_len}L"
-        + (", the longest window tested" if n == longest else "")
+        + (", the longest window judged" if n == longest else "")
         for n in sorted(groups, reverse=True)
         if n > train_len
     ]

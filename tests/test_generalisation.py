@@ -70,7 +70,7 @@ def test_names_are_joined_as_a_sentence_lists_them():
 def test_reach_parts_groups_methods_farthest_first():
     reach = {"a": 256, "b": 32, "c": 256, "d": 64}
     assert gen.reach_parts(reach, 32, longest=256) == [
-        "a and c held up to 8L, the longest window tested",
+        "a and c held up to 8L, the longest window judged",
         "d held up to 2L",
         "b did not hold even at 2L",
     ]
